@@ -1,0 +1,32 @@
+"""Errors raised for bad input. All are ``ValueError`` subclasses whose
+message names the offending input."""
+
+from __future__ import annotations
+
+
+class GammonError(ValueError):
+    """Base class of gammon's input errors."""
+
+
+class InvalidPositionError(GammonError):
+    """A board that cannot occur: wrong checker counts, both colours on a point."""
+
+
+class InvalidPositionIdError(GammonError):
+    """A string that is not a GNU Backgammon Position ID."""
+
+
+class InvalidMatchIdError(GammonError):
+    """A string that is not a GNU Backgammon Match ID."""
+
+
+class PlayNotationError(GammonError):
+    """Text that cannot be read as a play (``24/18 13/11``)."""
+
+
+class IllegalPlayError(GammonError):
+    """A play that the rules do not allow in this position with these dice."""
+
+
+class InvalidDiceError(GammonError):
+    """Dice that are not two integers from 1 to 6."""
