@@ -1,0 +1,55 @@
+"""The one protocol every player kind implements: heuristic, neural, human, external engines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+from gammon.play import Play
+from gammon.position import Dice, Position
+
+Owner = Literal["centre", "me", "opponent"]
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The match situation a cube decision sees, from the deciding player's side.
+
+    ``match_length`` 0 is money play; ``score`` is (deciding player, opponent);
+    ``owner`` says who holds the cube; ``crawford`` marks the Crawford game.
+    """
+
+    cube: int = 1
+    owner: Owner = "centre"
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    cube_cap: int = 64
+
+    def may_double(self) -> bool:
+        """Whether the deciding player may offer a double now."""
+        return (
+            not self.crawford
+            and self.owner != "opponent"
+            and self.cube * 2 <= self.cube_cap
+            and not (self.match_length and self.score[0] + self.cube >= self.match_length)
+        )
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player. ``choose_play`` must return one of ``position.legal_plays(dice)``.
+
+    Cube hooks see the position as it stands before the doubler rolls (the
+    doubler on roll) and a :class:`CubeState` from the deciding bot's side:
+    ``offer_double`` is asked of the player on roll, ``accept_double`` of the
+    other player.
+    """
+
+    name: str
+
+    def choose_play(self, position: Position, dice: Dice) -> Play: ...
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool: ...
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool: ...

@@ -1,0 +1,34 @@
+"""A bot that plays uniformly at random among the legal plays (and never doubles)."""
+
+from __future__ import annotations
+
+import random
+
+from gammon.bots.base import CubeState
+from gammon.play import Play
+from gammon.position import Dice, Position
+
+
+class RandomBot:
+    """Picks a legal play uniformly at random; never doubles, always takes.
+
+    >>> from gammon import Position
+    >>> bot = RandomBot(seed=1)
+    >>> bot.choose_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_play(self, position: Position, dice: Dice) -> Play:
+        plays = position.legal_plays(dice)
+        return plays[self._rng.randrange(len(plays))]
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool:
+        return False
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool:
+        return True
