@@ -7,6 +7,7 @@
 """
 
 from gammon.errors import (
+    GameOverError,
     GammonError,
     IllegalPlayError,
     InvalidDiceError,
@@ -20,6 +21,7 @@ from gammon.play import Move, Play
 from gammon.position import ROLLS, Plays, Position
 
 __all__ = [
+    "GameOverError",
     "GammonError",
     "IllegalPlayError",
     "InvalidDiceError",

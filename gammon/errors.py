@@ -30,3 +30,7 @@ class IllegalPlayError(GammonError):
 
 class InvalidDiceError(GammonError):
     """Dice that are not two integers from 1 to 6."""
+
+
+class GameOverError(GammonError):
+    """A move asked of a position whose game has ended."""

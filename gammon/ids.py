@@ -6,9 +6,12 @@ followed by a 0-bit. GNU Backgammon's code writes the side *not* on roll
 first, then the side on roll, bits filled from the least significant bit of
 each byte.
 
-A Match ID is 66 bits in base64 (12 characters): cube, cube owner, player on
-roll, Crawford flag, game state, turn, double offered, resignation, dice,
-match length and both scores, each field least significant bit first.
+A Match ID is 72 bits in base64 (12 characters): cube, cube owner, player on
+roll, Crawford flag, game state, turn, double offered, resignation, dice
+(higher die first), match length and both scores, each field least
+significant bit first; GNU Backgammon 1.07 adds one more bit after the
+scores, set when the Jacoby rule is *not* in force (always set in match
+play). The remaining 5 bits are zero.
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ _FIELDS = (
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -97,7 +101,10 @@ class MatchState:
     """The match fields of a GNU Backgammon Match ID.
 
     ``cube_owner`` is 0 or 1 for a player and -1 for the centred cube;
-    ``match_length`` 0 means money play; dice are (0, 0) before the roll.
+    ``match_length`` 0 means money play; dice are (0, 0) before the roll
+    (the Match ID stores the higher die first, as GNU Backgammon does).
+    ``jacoby`` left as ``None`` becomes GNU Backgammon's default: on for
+    money play, off in a match.
 
     >>> state = MatchState.from_match_id("QYkqASAAIAAA")
     >>> state.match_length, state.score, state.cube, state.cube_owner, state.dice
@@ -117,8 +124,16 @@ class MatchState:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.jacoby is None:
+            object.__setattr__(self, "jacoby", self.match_length == 0)
+        for name in ("player_on_roll", "turn"):
+            if getattr(self, name) not in (0, 1):
+                raise InvalidMatchIdError(f"invalid {name.replace('_', ' ')} {getattr(self, name)!r}: must be 0 or 1")
+        if self.resignation not in RESIGNATIONS:
+            raise InvalidMatchIdError(f"invalid resignation {self.resignation!r}: must be 0 to 3")
         if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
             raise InvalidMatchIdError(f"invalid cube value {self.cube!r}: must be a power of two")
         if self.cube_owner not in (-1, 0, 1):
@@ -129,6 +144,8 @@ class MatchState:
             raise InvalidMatchIdError(f"invalid dice {self.dice!r}")
         if not 0 <= self.match_length < 1 << 15 or any(not 0 <= s < 1 << 15 for s in self.score):
             raise InvalidMatchIdError(f"invalid match length or score {self.match_length!r} {self.score!r}")
+        if self.crawford and self.match_length == 0:
+            raise InvalidMatchIdError("invalid Crawford flag: there is no Crawford game in money play")
 
     def match_id(self) -> str:
         """The 12-character Match ID."""
@@ -141,11 +158,12 @@ class MatchState:
             "turn": self.turn,
             "double_offered": int(self.double_offered),
             "resignation": self.resignation,
-            "die1": self.dice[0],
-            "die2": self.dice[1],
+            "die1": max(self.dice),
+            "die2": min(self.dice),
             "match_length": self.match_length,
             "score0": self.score[0],
             "score1": self.score[1],
+            "no_jacoby": int(not self.jacoby),
         }
         number, shift = 0, 0
         for name, width in _FIELDS:
@@ -182,6 +200,7 @@ class MatchState:
                 dice=(values["die1"], values["die2"]),
                 match_length=values["match_length"],
                 score=(values["score0"], values["score1"]),
+                jacoby=not values["no_jacoby"],
             )
         except InvalidMatchIdError as exc:
             raise InvalidMatchIdError(f"invalid Match ID {match_id!r}: {exc}") from None

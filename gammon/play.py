@@ -21,50 +21,76 @@ class Move(NamedTuple):
     hit: bool = False
 
 
+#: How the empty play (nothing can move) is written.
+PASS_TEXT = "(no play)"
+
+
 def _point_text(point: int) -> str:
     return "bar" if point == 25 else "off" if point == 0 else str(point)
 
 
 def format_moves(moves: tuple[Move, ...]) -> str:
-    """Standard notation: chains joined, repeats counted, highest source first.
+    """Standard notation, as GNU Backgammon writes it: chains joined, repeats counted, highest source first.
+
+    Steps that continue one another are written as one chain whatever order
+    they were played in (``22/20 20/15`` is ``22/15``); a hit on the way is
+    kept in the middle (``24/18*/13``). Two checkers making the same move
+    are counted, and a hit by one of them marks both (``6/5*(2)``,
+    ``6/5*/4(2)``).
 
     >>> format_moves((Move(24, 21), Move(21, 20)))
     '24/20'
+    >>> format_moves((Move(20, 15), Move(22, 20)))
+    '22/15'
     >>> format_moves((Move(8, 5), Move(8, 5), Move(6, 5), Move(6, 5)))
     '8/5(2) 6/5(2)'
     >>> format_moves((Move(25, 22, True), Move(13, 11)))
     'bar/22* 13/11'
+    >>> format_moves((Move(6, 5, True), Move(6, 5), Move(24, 18, True), Move(18, 13)))
+    '24/18*/13 6/5*(2)'
+    >>> format_moves((Move(6, 5, True), Move(6, 5), Move(5, 4), Move(5, 4)))
+    '6/5*/4(2)'
     """
     if not moves:
-        return "(no play)"
+        return PASS_TEXT
     chains: list[list[Move]] = []
     for move in moves:
-        # A checker continuing from where another step left it, unless it hit there
-        # (then gnubg writes the hit in the middle: 24/18*/13).
         for chain in chains:
-            if chain[-1].dst == move.src and move.src != 0:
+            if chain[-1].dst == move.src:
                 chain.append(move)
                 break
         else:
             chains.append([move])
+    # Join chains where one ends on the point another starts from, whatever the
+    # order the steps came in (no step goes backwards, so this ends).
+    joined = True
+    while joined:
+        joined = False
+        for first in chains:
+            second = next((c for c in chains if c is not first and c[0].src == first[-1].dst), None)
+            if second is not None:
+                first.extend(second)
+                chains.remove(second)
+                joined = True
+                break
     parts: list[str] = []
     for chain in chains:
         text = _point_text(chain[0].src)
         for i, move in enumerate(chain):
-            last = i == len(chain) - 1
-            if last or move.hit:
+            if i == len(chain) - 1 or move.hit:
                 text += "/" + _point_text(move.dst) + ("*" if move.hit else "")
         parts.append(text)
-    # Highest source first, then count repeats.
+    # Highest source first, then count checkers with the same start and end (the
+    # written route is the one with the hit: 6/4 and 6/5*/4 are 6/5*/4(2)).
     parts.sort(key=_sort_key)
-    counted: list[str] = []
+    counted: list[tuple[str, int]] = []
     for part in parts:
-        if counted and counted[-1].split("(")[0] == part:
-            base, _, n = counted[-1].partition("(")
-            counted[-1] = f"{base}({int(n[:-1]) + 1 if n else 2})"
+        if counted and _sort_key(counted[-1][0]) == _sort_key(part):
+            text, n = counted[-1]
+            counted[-1] = (text if text.count("*") >= part.count("*") else part, n + 1)
         else:
-            counted.append(part)
-    return " ".join(counted)
+            counted.append((part, 1))
+    return " ".join(text if n == 1 else f"{text}({n})" for text, n in counted)
 
 
 def _sort_key(part: str) -> tuple[int, int]:
@@ -124,14 +150,15 @@ class Play:
         return hash((self._origin, bytes(self._after)))
 
 
-_TOKEN = re.compile(r"^(bar|b|off|o|\d{1,2})((?:/(?:bar|b|off|o|\d{1,2})\*?)+)(?:\((\d)\))?$")
+_TOKEN = re.compile(r"^(bar|b|off|o|\d{1,2})((?:/(?:bar|b|off|o|\d{1,2})\*?)+)(?:\(([1-4])\))?$")
 
 
 def parse_moves(text: str) -> list[tuple[int, int]]:
     """Read notation into (source, destination) segments; hits are optional.
 
     ``25``/``b``/``bar`` is the bar, ``0``/``o``/``off`` is off. A chained
-    ``24/18/13`` gives two segments; ``8/5(2)`` repeats a segment.
+    ``24/18/13`` gives two segments; ``8/5(2)`` repeats a segment. The pass
+    is the empty text or ``(no play)``, as :func:`format_moves` prints it.
 
     >>> parse_moves("bar/22* 13/11")
     [(25, 22), (13, 11)]
@@ -140,6 +167,8 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
     """
     if not isinstance(text, str):
         raise PlayNotationError(f"cannot read play {text!r}: not text")
+    if text.strip().lower() == PASS_TEXT:
+        return []
     segments: list[tuple[int, int]] = []
     words = text.lower().replace(",", " ").split()
     for word in words:

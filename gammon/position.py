@@ -8,7 +8,7 @@ from typing import overload
 import numpy as np
 
 from gammon import movegen
-from gammon.errors import IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidPositionIdError
+from gammon.errors import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidPositionIdError
 from gammon.ids import decode_position_id, encode_position_id
 from gammon.play import Play, parse_moves
 
@@ -81,7 +81,7 @@ class Position:
         opponent's. Checkers not placed are borne off.
 
         >>> Position.from_checkers({25: 1, 6: 2}, {1: 2, 2: 2}).pip_counts()
-        (37, 47)
+        (37, 94)
         """
         board = [0] * 26
         for point, count in mine.items():
@@ -158,9 +158,12 @@ class Position:
     def legal_plays(self, dice: Dice) -> Plays:
         """Every legal play of ``dice``, one per distinct resulting position.
 
-        When nothing can move the result holds exactly one empty play (the pass).
+        When nothing can move the result holds exactly one empty play (the
+        pass). A finished game has no plays: :class:`GameOverError`.
         """
         d1, d2 = _check_dice(dice)
+        if self._over:
+            raise GameOverError(f"position {self.position_id()} is a finished game: there is nothing to play")
         after, steps, over = movegen.generate(self._board, d1, d2)
         after.flags.writeable = False
         return Plays(self, (d1, d2), after, steps, over)
