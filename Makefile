@@ -26,7 +26,7 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 play: install
-	$(BIN)/gammon board
+	$(BIN)/gammon play
 
 test: dev
 	$(BIN)/python -m pytest

@@ -1,0 +1,74 @@
+"""``gammon demo``: bot against bot, the board redrawn each turn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from gammon.bots.human import draw_table
+from gammon.cli import CommandError
+from gammon.cli.play import Narrator, bot_seed, check_save_path, dice_for, load_bot, run_match, strongest_bot
+from gammon.match import Action, Match, Rules, Table
+
+NAME = "demo"
+HELP = "watch two bots play a match (or money games), the board redrawn each turn"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", nargs=2, metavar=("A", "B"),
+                        help="the two bots (default: the strongest shipped bot against level3)")
+    parser.add_argument("--match", type=int, default=5, metavar="LEN", help="match length; 0 for money games (default 5)")
+    parser.add_argument("--games", type=int, default=1, metavar="N", help="number of money games with --match 0 (default 1)")
+    parser.add_argument("--delay", type=float, metavar="S",
+                        help="seconds between turns (default 1 on a terminal, 0 otherwise; 0 runs straight through)")
+    parser.add_argument("--plies", type=int, metavar="N", help="search depth for bots that take one")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed the dice and the bots")
+    parser.add_argument("--save", metavar="FILE.mat", help="save the match as a .mat file")
+
+
+class Show:
+    """Draws the board after every play and cube action, player 0 at the bottom."""
+
+    def __init__(self, out: TextIO, delay: float) -> None:
+        self.out = out
+        self.delay = delay
+
+    def __call__(self, action: Action, table: Table) -> None:
+        if action.kind in ("roll", "start", "win", "match"):
+            return
+        text = f" {action.describe(table.names)}"
+        if action.kind == "move":
+            text = draw_table(table, 0) + "\n" + text
+        print(text, file=self.out, flush=True)
+        if self.delay > 0:
+            time.sleep(self.delay)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if args.match < 0:
+        raise CommandError(f"invalid match length {args.match}: expected a number of points, 0 for money")
+    if args.games < 1:
+        raise CommandError(f"invalid number of games {args.games}: expected at least 1")
+    delay = args.delay if args.delay is not None else (1.0 if out.isatty() else 0.0)
+    if delay < 0:
+        raise CommandError(f"invalid delay {args.delay}: expected seconds, 0 or more")
+    check_save_path(args.save)
+    seed = args.seed
+    if args.players:
+        bots = [load_bot(spec, seed=bot_seed(seed, i), plies=args.plies) for i, spec in enumerate(args.players)]
+    else:
+        bots = [strongest_bot(seed=bot_seed(seed, 0))[1]]
+        try:
+            bots.append(load_bot("level3", seed=bot_seed(seed, 1)))
+        except Exception:
+            bots.append(load_bot("random", seed=bot_seed(seed, 1)))
+    rules = Rules(match_length=args.match)
+    games = None if args.match else args.games
+    match = Match(bots, dice_for(seed), rules, games=games, observers=[Show(out, delay), Narrator(out)])
+    names = match.record.names
+    print(f" {names[0]} (X) against {names[1]} (O): {rules.describe()}.", file=out, flush=True)
+    run_match(match, out, args.save)
+    return 0
