@@ -315,6 +315,8 @@ class Table:
             score=(self.score[player], self.score[1 - player]),
             crawford=self.crawford,
             cube_cap=self.rules.cube_cap,
+            jacoby=self.rules.jacoby,
+            beavers=self.rules.beavers,
         )
 
     def may_double(self, player: int) -> bool:

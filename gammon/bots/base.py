@@ -16,7 +16,8 @@ class CubeState:
     """The match situation a cube decision sees, from the deciding player's side.
 
     ``match_length`` 0 is money play; ``score`` is (deciding player, opponent);
-    ``owner`` says who holds the cube; ``crawford`` marks the Crawford game.
+    ``owner`` says who holds the cube; ``crawford`` marks the Crawford game;
+    ``jacoby`` and ``beavers`` are the money-play options in force.
     """
 
     cube: int = 1
@@ -25,6 +26,8 @@ class CubeState:
     score: tuple[int, int] = (0, 0)
     crawford: bool = False
     cube_cap: int = 64
+    jacoby: bool = False
+    beavers: bool = False
 
     def may_double(self) -> bool:
         """Whether the deciding player may offer a double now."""
@@ -44,6 +47,11 @@ class Bot(Protocol):
     doubler on roll) and a :class:`CubeState` from the deciding bot's side:
     ``offer_double`` is asked of the player on roll, ``accept_double`` of the
     other player.
+
+    Optional hooks that :mod:`gammon.match` calls when a player has them:
+    ``observe(action, table)``, ``offer_resignation(position, cube) -> 0..3``,
+    ``accept_resignation(position, value, cube) -> bool`` and
+    ``beaver(position, cube) -> bool``.
     """
 
     name: str
