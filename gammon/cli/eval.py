@@ -1,0 +1,115 @@
+"""``gammon eval A B --games N``: measure one bot against another; ``--round-robin`` rates several.
+
+Results go to stdout, the progress bar to stderr. Every dice sequence is
+played twice with the seats swapped, so ``--games`` must be even.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from gammon.arena import Format, Result, RoundRobin, evaluate, new_seed, round_robin
+from gammon.cli import CommandError
+
+NAME = "eval"
+HELP = "play bots against each other (duplicate dice) and report points per game with a 95% confidence interval"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("bots", nargs="*", metavar="BOT", help="two bots (level1..level5, random, pubeval, gnubg, td, a model file); more with --round-robin")
+    parser.add_argument("--games", type=int, default=None, metavar="N", help="games per pairing, even, at least 2 (default 1000, 200 per pair in a round robin)")
+    parser.add_argument("--round-robin", action="store_true", help="play every pair of the bots and fit Elo-style ratings")
+    parser.add_argument("--match", type=int, default=0, metavar="LEN", help="play LEN-point matches (with the cube and the Crawford rule) and report the match-win rate")
+    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube (default: cubeless)")
+    parser.add_argument("--workers", type=int, default=None, metavar="W", help=f"worker processes (default: all {os.cpu_count()} cores)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="run seed (default: drawn and printed, so the run can be repeated)")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--chart", type=Path, default=None, metavar="PNG", help="round robin: where to draw the ratings chart (default ratings.png)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = Format(match_length=args.match, cube=args.cube)
+    fmt.check()
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise CommandError(f"invalid --workers {workers}: expected at least 1")
+    for path in (args.json, args.chart):
+        if path is not None and not path.parent.is_dir():
+            raise CommandError(f"cannot write {path}: no directory {path.parent}")
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = not args.quiet
+    if args.round_robin:
+        if len(args.bots) < 2:
+            raise CommandError("--round-robin needs at least two bots")
+        games = 200 if args.games is None else args.games
+        print(f"round robin of {', '.join(args.bots)}: {games} duplicate-dice {fmt.describe()} per pair, seed {seed}", flush=True)
+        table = round_robin(args.bots, games, seed, workers, fmt=fmt, progress=progress, on_result=_print_result)
+        print(table.summary())
+        chart = args.chart or Path("ratings.png")
+        draw_ratings(table, chart)
+        print(f"\nratings chart: {chart}")
+        if args.json:
+            _write_json(args.json, {"seed": seed, "games_per_pair": games, "ratings": table.ratings, "results": [r.to_dict() for r in table.results]})
+        return 0
+    if len(args.bots) != 2:
+        raise CommandError(f"expected two bots, got {len(args.bots)} (use --round-robin for more)")
+    games = 1000 if args.games is None else args.games
+    result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress)
+    print(result.summary())
+    extra = (f" --match {fmt.match_length}" if fmt.match_length else "") + (" --cube" if fmt.cube else "")
+    print(f"  reproduce: gammon eval {args.bots[0]} {args.bots[1]} --games {games}{extra} --seed {seed}")
+    if args.json:
+        _write_json(args.json, result.to_dict(records=True))
+    return 0
+
+
+def _print_result(result: Result) -> None:
+    print(result.summary(), flush=True)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n")
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"results written to {path}", file=sys.stderr)
+
+
+def draw_ratings(table: RoundRobin, path: Path) -> None:
+    """Draw the ratings as a bar chart and the points-per-game table as a heat map (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(table.bots)
+    ratings = [table.ratings[n] for n in names]
+    grid = [[0.0 if v is None else v for v in row] for row in table.ppg_table()]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    left.barh(names, ratings, color="tab:blue")
+    left.invert_yaxis()
+    left.set_xlabel("Elo-style rating (mean 1500)")
+    left.set_xlim(min(ratings) - 100, max(ratings) + 100)
+    for y, r in enumerate(ratings):
+        left.text(r, y, f" {r:.0f}", va="center")
+    image = right.imshow(grid, cmap="RdBu", vmin=-1.5, vmax=1.5)
+    right.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    right.set_yticks(range(len(names)), names)
+    for i, row in enumerate(table.ppg_table()):
+        for j, v in enumerate(row):
+            if v is not None:
+                right.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
+    right.set_title("points per game, row vs column")
+    fig.colorbar(image, ax=right, shrink=0.8)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
