@@ -4,7 +4,7 @@
     python benchmarks/bots.py scaling               # the same run on 1 and 2 worker processes
     python benchmarks/bots.py ladder --json ladder.json [--adjacent 4000 --other 1000 --anchor 1000]
 
-Every section prints a Markdown table (the source of benchmarks/RESULTS_bots.md).
+Every section prints a Markdown table (the source of the bots sections of benchmarks/RESULTS.md).
 Strength runs are cubeless money games with duplicate dice (see gammon.arena);
 each pairing uses the seed given (default 1) so any row can be rerun with
 ``gammon eval A B --games N --seed S``.
