@@ -91,7 +91,8 @@ class Level:
 # varied self-play as GNU Backgammon's 0-ply evaluation ranks them; level 5 was
 # also fitted to its absolute equities, so its scores can be compared across
 # positions (which the lookahead and the cube estimate need). The noise of the
-# lower levels is what makes their mistakes.
+# lower levels is what makes their mistakes. benchmarks/tune_heuristic.py
+# regenerates these tables (collect, then fit).
 
 LEVEL_1 = Level(
     name="beginner",
