@@ -1,0 +1,248 @@
+"""The neural bot: a TD-Gammon network searching 0, 1 or 2 plies.
+
+* 0-ply: every legal play is scored by the network in one batch and the
+  best cubeless equity wins.
+* 1-ply: each play is valued by averaging, over the opponent's 21 rolls
+  (weighted out of 36), the opponent's best 0-ply reply.
+* 2-ply: as GNU Backgammon does, for each of the opponent's 21 rolls the
+  reply is chosen at 0-ply and then valued at 1-ply.
+
+Deeper searches first prune the plays with the 0-ply network (at most
+``prune`` plays within ``margin`` equity of the best, like GNU Backgammon's
+move filters). Cube decisions feed the network's probabilities to
+:func:`gammon.cube.decide`.
+
+``load_neural("td")`` loads the shipped model (``models/td.pt``); any other
+spec is a path to a model file written by ``gammon train``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gammon.bots.base import CubeState
+from gammon.encoding import N_INPUTS, encode_into
+from gammon.movegen import generate
+from gammon.net import (
+    Model,
+    ModelFileError,
+    Weights,
+    final_points,
+    forward_into,
+    load_model,
+    play_equities,
+    refresh_kernel_caches,
+    sanitize,
+)
+from gammon.play import Play
+from gammon.position import ROLLS, Dice, Position
+
+#: Where ``"td"`` is looked for, first to last (``GAMMON_TD_MODEL`` overrides).
+SHIPPED = (
+    Path(__file__).resolve().parents[2] / "models" / "td.pt",
+    Path(__file__).resolve().parents[1] / "data" / "td.pt",
+)
+
+# -- search ---------------------------------------------------------------------------
+# The searches are plain Python over two compiled calls, ``movegen.generate``
+# and ``net.play_equities`` (one batch per position and roll): fast enough
+# (a 1-ply decision takes a few milliseconds) and nothing extra to compile.
+
+
+class _Scorer:
+    """0-ply scores of candidate plays, with reusable buffers."""
+
+    def __init__(self, weights: Weights) -> None:
+        self.w = weights
+        self._grow(256)
+
+    def _grow(self, n: int) -> None:
+        self.x = np.empty((n, N_INPUTS), np.float32)
+        self.p = np.empty((n, 5), np.float32)
+        self.eq = np.empty(n, np.float64)
+
+    def scores(self, after: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """The mover's equity after each play (a view into a buffer: copy to keep it)."""
+        n = after.shape[0]
+        if n > self.eq.shape[0]:
+            self._grow(2 * n)
+        w = self.w
+        play_equities(after, over, self.x, self.p, w.w1, w.b1, w.w2, w.b2, w.act, self.eq)
+        return self.eq[:n]
+
+    def value_1ply(self, board: np.ndarray) -> float:
+        """Equity of the side on roll in ``board``: its best 0-ply play, averaged over the rolls."""
+        total = 0.0
+        for (d1, d2), weight in ROLLS:
+            after, _, over = generate(board, d1, d2)
+            total += weight * float(self.scores(after, over).max())
+        return total / 36.0
+
+    def value_2ply(self, board: np.ndarray) -> float:
+        """Equity of the side on roll: per roll, its play chosen at 0-ply and valued at 1-ply."""
+        total = 0.0
+        for (d1, d2), weight in ROLLS:
+            after, _, over = generate(board, d1, d2)
+            i = int(np.argmax(self.scores(after, over)))
+            total += weight * (float(final_points(after[i])) if over[i] else -self.value_1ply(after[i]))
+        return total / 36.0
+
+
+# -- the bot ----------------------------------------------------------------------------
+
+
+class NeuralBot:
+    """A player backed by a trained network.
+
+    >>> from gammon import Position
+    >>> from gammon.net import Architecture, Weights
+    >>> bot = NeuralBot(Weights.zeros(Architecture(hidden=4)), plies=1)
+    >>> bot.choose_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
+    True
+    """
+
+    def __init__(self, weights: Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16) -> None:
+        if plies not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
+        refresh_kernel_caches()
+        self.weights = weights
+        self.plies = plies
+        self.prune = prune
+        self.margin = margin
+        self.name = name if plies == 0 else f"{name}-{plies}ply"
+        self._scorer = _Scorer(weights)
+
+    def reseed(self, seed: int | None) -> None:
+        """Nothing to reseed: the bot is deterministic (the arena calls this per game)."""
+
+    # -- checker play ---------------------------------------------------------------
+
+    def play_equities(self, position: Position, dice: Dice, plies: int | None = None) -> tuple[list[Play], np.ndarray]:
+        """Every legal play with the mover's cubeless equity after it; unsearched plays get -inf at 1+ ply."""
+        plies = self.plies if plies is None else plies
+        plays = position.legal_plays(dice)
+        after = plays.after
+        over = (after >= 0).all(axis=1)
+        eq = self._scorer.scores(after, over).copy()
+        if plies == 0 or len(plays) == 1:
+            return list(plays), eq
+        best = eq.max()
+        order = np.argsort(-eq, kind="stable")
+        deep = np.full(len(plays), -np.inf)
+        for i in order[: self.prune]:
+            if eq[i] < best - self.margin:
+                break
+            if over[i]:
+                deep[i] = final_points(after[i])
+            elif plies == 1:
+                deep[i] = -self._scorer.value_1ply(after[i])
+            else:
+                deep[i] = -self._scorer.value_2ply(after[i])
+        return list(plays), deep
+
+    def choose_play(self, position: Position, dice: Dice) -> Play:
+        plays, eq = self.play_equities(position, dice)
+        return plays[int(np.argmax(eq))]
+
+    # -- evaluation and cube --------------------------------------------------------------
+
+    def probabilities(self, position: Position, plies: int = 0) -> np.ndarray:
+        """Cubeless outcome probabilities for the player on roll, before the roll (0 or 1 ply)."""
+        board = np.ascontiguousarray(position.board, np.int8).reshape(1, 26)
+        if plies == 0:
+            x = np.empty((1, N_INPUTS), np.float32)
+            encode_into(board, x)
+            p = np.empty((1, 5), np.float32)
+            w = self.weights
+            forward_into(x, 1, w.w1, w.b1, w.w2, w.b2, w.act, p)
+            return sanitize(p[0])
+        total = np.zeros(5)
+        for (d1, d2), weight in ROLLS:
+            after, _, over = generate(board[0], d1, d2)
+            i = int(np.argmax(self._scorer.scores(after, over)))
+            if over[i]:
+                pts = int(final_points(after[i]))
+                mine = np.array([1.0, pts >= 2, pts >= 3, 0.0, 0.0])
+            else:
+                theirs = self.probabilities(Position(after[i]), 0)
+                mine = np.array([1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]])
+            total += weight * mine
+        return sanitize(total / 36.0)
+
+    def _decision(self, position: Position, cube: CubeState, doubler_is_me: bool):
+        probs = self.probabilities(position, min(self.plies, 1))
+        try:
+            from gammon.cube import decide, position_efficiency
+        except ImportError:  # pragma: no cover - gammon.cube ships with gammon
+            return None, probs
+        score = cube.score if doubler_is_me else (cube.score[1], cube.score[0])
+        owner = cube.owner if doubler_is_me else {"me": "opponent", "opponent": "me"}.get(cube.owner, "centre")
+        decision = decide(
+            tuple(float(v) for v in probs),
+            match_length=cube.match_length,
+            score=score,
+            cube=cube.cube,
+            owner=owner,
+            crawford=cube.crawford,
+            cube_efficiency=position_efficiency(position),
+        )
+        return decision, probs
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool:
+        if not cube.may_double():
+            return False
+        decision, probs = self._decision(position, cube, doubler_is_me=True)
+        if decision is None:  # simple threshold policy
+            return 0.68 <= probs[0] <= 0.85
+        return decision.action == "double"
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool:
+        # ``position`` has the doubler on roll.
+        decision, probs = self._decision(position, cube, doubler_is_me=False)
+        if decision is None:
+            return probs[0] <= 0.75
+        return decision.response in ("take", "beaver")
+
+
+# -- loading ------------------------------------------------------------------------------
+
+_cache: dict[tuple[str, float], Model] = {}
+
+
+def shipped_model_path() -> Path:
+    """The model file ``"td"`` names."""
+    override = os.environ.get("GAMMON_TD_MODEL")
+    if override:
+        return Path(override)
+    for path in SHIPPED:
+        if path.is_file():
+            return path
+    raise ModelFileError(f"the shipped model {SHIPPED[0]} is missing; train one with `gammon train` or set GAMMON_TD_MODEL")
+
+
+def load_model_cached(path: str | os.PathLike) -> Model:
+    """:func:`gammon.net.load_model`, remembered per file and modification time."""
+    path = str(path)
+    try:
+        key = (os.path.abspath(path), os.path.getmtime(path))
+    except OSError:
+        raise ModelFileError(f"model file not found: {path!r}") from None
+    if key not in _cache:
+        _cache[key] = load_model(path)
+    return _cache[key]
+
+
+def load_neural(spec: str, plies: int = 0, *, prune: int = 8, margin: float = 0.16, **options: Any) -> NeuralBot:
+    """The neural bot for ``spec``: ``"td"`` (the shipped model) or a model file path.
+
+    ``options`` such as ``seed`` are accepted for a uniform bot interface; the
+    bot is deterministic.
+    """
+    path = shipped_model_path() if spec == "td" else Path(spec)
+    model = load_model_cached(path)
+    name = "td" if spec == "td" else Path(spec).stem
+    return NeuralBot(model.weights, int(plies), name=name, prune=prune, margin=margin)

@@ -1,0 +1,433 @@
+"""The TD-Gammon network, its fast evaluation kernels, and model files.
+
+One hidden layer, five sigmoid outputs, all for the player on roll:
+:data:`OUTPUTS` = win, win gammon, win backgammon, lose gammon, lose
+backgammon, each cumulative (a backgammon is also a gammon and a win).
+
+* Training uses a PyTorch module (:func:`build_module`) that returns the five
+  logits.
+* Play uses :class:`Weights`, plain float32 arrays, and Numba kernels that
+  score every candidate play of a turn in one call (:func:`play_equities`),
+  with a sparse first layer: most inputs are zero.
+* Model files (``.pt``) are a dict of plain values and tensors written with
+  :func:`save_model` and read with ``torch.load(weights_only=True)`` in
+  :func:`load_model`; a wrong or corrupt file raises :class:`ModelFileError`.
+
+Torch is imported only by the functions that need it, so self-play workers
+and evaluation never load it.
+
+>>> import numpy as np
+>>> w = Weights.zeros(Architecture(hidden=8))
+>>> np.round(probabilities(w, np.zeros((1, w.w1.shape[0]), np.float32)), 2).tolist()
+[[0.5, 0.5, 0.5, 0.5, 0.5]]
+>>> round(float(equity(np.array([0.6, 0.2, 0.01, 0.1, 0.0]))), 6)
+0.31
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import math
+import os
+import pickle
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS, encode_into
+from gammon.errors import GammonError
+
+OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+#: Activation codes of the Numba kernels.
+ACTIVATIONS = {"relu": 0, "sigmoid": 1}
+#: ``format`` field of model files.
+MODEL_FORMAT = "gammon-td-model"
+MODEL_FORMAT_VERSION = 1
+
+
+class ModelFileError(GammonError):
+    """A model file that is missing, corrupt, or made for another encoding or architecture."""
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """Shape of the network; stored in every model file and checkpoint."""
+
+    inputs: int = N_INPUTS
+    hidden: int = 128
+    activation: str = "relu"
+    outputs: int = 5
+    encoding: str = ENCODING_NAME
+    encoding_version: int = ENCODING_VERSION
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {self.activation!r}: expected one of {', '.join(ACTIVATIONS)}")
+        if self.hidden < 1 or self.outputs != 5:
+            raise ValueError(f"invalid architecture: hidden={self.hidden}, outputs={self.outputs}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Weights:
+    """The network as contiguous float32 arrays for the Numba kernels.
+
+    ``w1`` is (inputs, hidden) so that one input's weights are contiguous;
+    ``w2`` is (5, hidden).
+    """
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    act: int = 0
+    arch: Architecture = field(default_factory=Architecture)
+
+    @classmethod
+    def zeros(cls, arch: Architecture) -> Weights:
+        return cls(
+            np.zeros((arch.inputs, arch.hidden), np.float32),
+            np.zeros(arch.hidden, np.float32),
+            np.zeros((5, arch.hidden), np.float32),
+            np.zeros(5, np.float32),
+            ACTIVATIONS[arch.activation],
+            arch,
+        )
+
+    @classmethod
+    def from_flat(cls, flat: np.ndarray, arch: Architecture) -> Weights:
+        """Rebuild from :meth:`flat` (how weights travel to self-play workers)."""
+        f, h = arch.inputs, arch.hidden
+        sizes = [f * h, h, 5 * h, 5]
+        parts = np.split(np.asarray(flat, np.float32), np.cumsum(sizes)[:-1])
+        return cls(
+            np.ascontiguousarray(parts[0].reshape(f, h)),
+            parts[1].copy(),
+            np.ascontiguousarray(parts[2].reshape(5, h)),
+            parts[3].copy(),
+            ACTIVATIONS[arch.activation],
+            arch,
+        )
+
+    def flat(self) -> np.ndarray:
+        return np.concatenate([self.w1.ravel(), self.b1, self.w2.ravel(), self.b2]).astype(np.float32)
+
+    @staticmethod
+    def flat_size(arch: Architecture) -> int:
+        return arch.inputs * arch.hidden + arch.hidden + 5 * arch.hidden + 5
+
+
+# -- Numba kernels -------------------------------------------------------------
+
+# Numba caches each compiled function beside its own source file and does not
+# notice when a function it calls from another file changes: a kernel that
+# inlines ``movegen.generate`` or ``encoding.encode_into`` would keep the old
+# rules or inputs. Such kernels are registered here and
+# :func:`refresh_kernel_caches` drops their cache when those files change.
+_KERNELS: list = []
+_CHECKED: set = set()
+
+
+def cross_file_kernel(dispatcher):
+    """Register a cached Numba function that calls into movegen, encoding or net."""
+    _KERNELS.append(dispatcher)
+    return dispatcher
+
+
+def refresh_kernel_caches() -> None:
+    """Drop the Numba cache of registered kernels compiled against other versions of their dependencies.
+
+    Called before first use by the self-play player, the neural bot and the
+    evaluators; cheap after the first call in a process.
+    """
+    pending = [k for k in _KERNELS if id(k) not in _CHECKED]
+    if not pending:
+        return
+    from gammon import encoding, movegen
+
+    digest = hashlib.sha256()
+    for path in (movegen.__file__, encoding.__file__, __file__):
+        digest.update(Path(path).read_bytes())
+    for kernel in pending:
+        _CHECKED.add(id(kernel))
+        source = Path(kernel.py_func.__code__.co_filename)
+        key = hashlib.sha256(digest.digest() + source.read_bytes()).hexdigest()
+        stamp = source.parent / "__pycache__" / f"{source.stem}.{kernel.py_func.__name__}.deps"
+        try:
+            if stamp.is_file() and stamp.read_text() == key:
+                continue
+            cache = getattr(kernel, "_cache", None)
+            if cache is not None and hasattr(cache, "flush"):
+                cache.flush()
+            stamp.parent.mkdir(exist_ok=True)
+            stamp.write_text(key)
+        except OSError:  # a read-only install: nothing cached to go stale
+            pass
+
+
+
+@njit(cache=True, fastmath=True)
+def forward_into(x, n, w1, b1, w2, b2, act, out):
+    """Probabilities of rows ``x[:n]`` into ``out[:n]`` (sparse first layer)."""
+    nin = w1.shape[0]
+    nh = w1.shape[1]
+    h = np.empty(nh, np.float32)
+    for r in range(n):
+        for j in range(nh):
+            h[j] = b1[j]
+        for i in range(nin):
+            v = x[r, i]
+            if v != 0.0:
+                for j in range(nh):
+                    h[j] += v * w1[i, j]
+        if act == 0:
+            for j in range(nh):
+                if h[j] < 0.0:
+                    h[j] = 0.0
+        else:
+            for j in range(nh):
+                h[j] = 1.0 / (1.0 + math.exp(-h[j]))
+        for k in range(5):
+            s = b2[k]
+            for j in range(nh):
+                s += h[j] * w2[k, j]
+            out[r, k] = 1.0 / (1.0 + math.exp(-s))
+
+
+@njit(cache=True, inline="always")
+def equity_after(p0, p1, p2, p3, p4):
+    """Cubeless equity for the player who moved, from probabilities of the side now on roll."""
+    return 1.0 - 2.0 * p0 + p3 + p4 - p1 - p2
+
+
+@njit(cache=True)
+def final_points(after) -> int:
+    """Points won by the mover of a game-ending play; ``after`` is the loser's view."""
+    left = 0
+    back = after[25] > 0
+    for p in range(1, 25):
+        if after[p] > 0:
+            left += after[p]
+            if p >= 19:
+                back = True
+    left += after[25]
+    if left < 15:
+        return 1
+    return 3 if back else 2
+
+
+@cross_file_kernel
+@njit(cache=True)
+def play_equities(after, over, x, probs, w1, b1, w2, b2, act, equities):
+    """Score candidate plays: ``equities[i]`` is the mover's cubeless equity after play ``i``.
+
+    ``after``/``over`` come from ``movegen.generate``; ``x`` and ``probs`` are
+    scratch buffers with at least ``len(after)`` rows. Game-ending plays get
+    their exact value (1, 2 or 3).
+    """
+    n = after.shape[0]
+    encode_into(after, x)
+    forward_into(x, n, w1, b1, w2, b2, act, probs)
+    for i in range(n):
+        if over[i]:
+            equities[i] = final_points(after[i])
+        else:
+            equities[i] = equity_after(probs[i, 0], probs[i, 1], probs[i, 2], probs[i, 3], probs[i, 4])
+
+
+# -- numpy helpers ---------------------------------------------------------------
+
+
+def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
+    """The five output probabilities for encoded rows ``x`` ((n, inputs) float32)."""
+    x = np.ascontiguousarray(x, np.float32)
+    out = np.empty((x.shape[0], 5), np.float32)
+    forward_into(x, x.shape[0], weights.w1, weights.b1, weights.w2, weights.b2, weights.act, out)
+    return out
+
+
+def evaluate_boards(weights: Weights, boards: np.ndarray) -> np.ndarray:
+    """Probabilities for the player on roll of each (n, 26) board."""
+    boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
+    x = np.empty((boards.shape[0], N_INPUTS), np.float32)
+    encode_into(boards, x)
+    return probabilities(weights, x)
+
+
+def flip_probs(p: np.ndarray) -> np.ndarray:
+    """The same outcome distribution seen by the other player.
+
+    >>> flip_probs(np.array([0.7, 0.2, 0.01, 0.05, 0.0])).tolist()
+    [0.30000000000000004, 0.05, 0.0, 0.2, 0.01]
+    """
+    p = np.asarray(p, np.float64)
+    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
+
+
+def sanitize(p: np.ndarray) -> np.ndarray:
+    """Make outputs consistent: ``win >= win gammon >= win backgammon``, same for losses."""
+    p = np.clip(np.asarray(p, np.float64), 0.0, 1.0).copy()
+    p[..., 1] = np.minimum(p[..., 1], p[..., 0])
+    p[..., 2] = np.minimum(p[..., 2], p[..., 1])
+    p[..., 3] = np.minimum(p[..., 3], 1.0 - p[..., 0])
+    p[..., 4] = np.minimum(p[..., 4], p[..., 3])
+    return p
+
+
+def equity(p: np.ndarray) -> np.ndarray:
+    """Cubeless money equity of outcome probabilities (last axis of 5)."""
+    p = np.asarray(p, np.float64)
+    return 2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+
+
+# -- torch side ------------------------------------------------------------------
+
+
+def build_module(arch: Architecture, seed: int | None = None):
+    """The PyTorch module for ``arch``: inputs -> hidden -> 5 logits.
+
+    ``seed`` initialises the weights from a generator of its own; the global
+    torch generator is neither seeded nor drawn from (``None``: a fresh seed).
+    """
+    import torch
+
+    act = torch.nn.ReLU() if arch.activation == "relu" else torch.nn.Sigmoid()
+    linear = torch.nn.utils.skip_init  # no draw from the global generator
+    module = torch.nn.Sequential(linear(torch.nn.Linear, arch.inputs, arch.hidden), act, linear(torch.nn.Linear, arch.hidden, 5))
+    gen = torch.Generator().manual_seed(seed if seed is not None else int(torch.seed() % 2**63))
+    with torch.no_grad():
+        for layer in (module[0], module[2]):  # PyTorch's default scale: U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+            bound = 1.0 / math.sqrt(layer.in_features)
+            layer.weight.uniform_(-bound, bound, generator=gen)
+            layer.bias.uniform_(-bound, bound, generator=gen)
+    return module
+
+
+def weights_from_state(state: dict, arch: Architecture) -> Weights:
+    """Numba-ready :class:`Weights` from a module's ``state_dict``."""
+    def arr(key: str) -> np.ndarray:
+        return state[key].detach().to("cpu").float().numpy()
+
+    return Weights(
+        np.ascontiguousarray(arr("0.weight").T),
+        np.ascontiguousarray(arr("0.bias")),
+        np.ascontiguousarray(arr("2.weight")),
+        np.ascontiguousarray(arr("2.bias")),
+        ACTIVATIONS[arch.activation],
+        arch,
+    )
+
+
+@dataclass
+class Model:
+    """A loaded model file: its weights for play and its metadata."""
+
+    path: str
+    arch: Architecture
+    weights: Weights
+    games_trained: int
+    config: dict
+    metadata: dict
+    state_dict: dict = field(default_factory=dict, repr=False)
+
+
+def save_model(path: str | os.PathLike, state: dict, arch: Architecture, *, games_trained: int, config: dict | None = None, **metadata: Any) -> None:
+    """Write a model file atomically (temporary file in the same folder, then rename)."""
+    import torch
+
+    record = {
+        "format": MODEL_FORMAT,
+        "format_version": MODEL_FORMAT_VERSION,
+        "architecture": arch.as_dict(),
+        "games_trained": int(games_trained),
+        "config": dict(config or {}),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "metadata": dict(metadata),
+        "state_dict": {k: v.detach().to("cpu").clone() for k, v in state.items()},
+    }
+    atomic_torch_save(record, path)
+
+
+def atomic_torch_save(obj: Any, path: str | os.PathLike) -> None:
+    """``torch.save`` to a temporary file beside ``path``, flushed, then renamed over it."""
+    import torch
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            torch.save(obj, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make shipped models private
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load_model(path: str | os.PathLike) -> Model:
+    """Read a model file safely (``weights_only=True``) and check it against this encoding.
+
+    Raises :class:`ModelFileError` naming the file for anything unreadable.
+    """
+    import torch
+
+    path = str(path)
+    if not os.path.isfile(path):
+        raise ModelFileError(f"model file not found: {path!r}")
+    with open(path, "rb") as fh:
+        magic = fh.read(4)
+    if magic != b"PK\x03\x04":
+        raise ModelFileError(f"model file {path!r} is not a readable gammon model (not a PyTorch zip file)")
+    try:
+        record = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise ModelFileError(
+            f"model file {path!r} is not a readable gammon model (it holds objects other than tensors and plain values; refused for safety)"
+        ) from None
+    except Exception as exc:  # corrupt or truncated zip ...
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelFileError(f"model file {path!r} is corrupt or truncated ({reason[:120]})") from None
+    if not isinstance(record, dict) or record.get("format") != MODEL_FORMAT:
+        raise ModelFileError(f"model file {path!r} is not a gammon model (no {MODEL_FORMAT!r} format tag)")
+    if record.get("format_version") != MODEL_FORMAT_VERSION:
+        raise ModelFileError(f"model file {path!r} has format version {record.get('format_version')!r}, expected {MODEL_FORMAT_VERSION}")
+    try:
+        arch = Architecture(**record["architecture"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelFileError(f"model file {path!r} has an invalid architecture: {exc}") from None
+    if (arch.encoding, arch.encoding_version, arch.inputs) != (ENCODING_NAME, ENCODING_VERSION, N_INPUTS):
+        raise ModelFileError(
+            f"model file {path!r} uses encoding {arch.encoding} v{arch.encoding_version} ({arch.inputs} inputs); "
+            f"this gammon reads {ENCODING_NAME} v{ENCODING_VERSION} ({N_INPUTS} inputs)"
+        )
+    state = record.get("state_dict")
+    expected = {"0.weight": (arch.hidden, arch.inputs), "0.bias": (arch.hidden,), "2.weight": (5, arch.hidden), "2.bias": (5,)}
+    if not isinstance(state, dict) or any(
+        k not in state or tuple(state[k].shape) != shape for k, shape in expected.items()
+    ):
+        raise ModelFileError(f"model file {path!r} has weights that do not match its architecture")
+    weights = weights_from_state(state, arch)
+    if not all(np.isfinite(a).all() for a in (weights.w1, weights.b1, weights.w2, weights.b2)):
+        raise ModelFileError(f"model file {path!r} holds non-finite weights")
+    return Model(
+        path=path,
+        arch=arch,
+        weights=weights,
+        games_trained=int(record.get("games_trained", 0)),
+        config=dict(record.get("config", {})),
+        metadata={k: v for k, v in record.items() if k != "state_dict"},
+        state_dict=state,
+    )

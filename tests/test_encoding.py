@@ -1,0 +1,146 @@
+"""Network inputs: Tesauro's units, the hand-made features, the batch encoder."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gammon import Position
+from gammon.encoding import N_INPUTS, N_RAW, encode_batch, encode_board, escape_rolls, input_names, shot_rolls
+from gammon.movegen import generate
+
+ME, THEM = N_RAW + 1, N_RAW + 1 + 7
+PIPS, HOME, PRIME, BLOTS, BACK, SHOTS, ESCAPES = range(7)
+
+
+def board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
+    return np.asarray(Position.from_checkers(mine, theirs).board, np.int8)
+
+
+def random_boards(n: int, seed: int = 0) -> np.ndarray:
+    """Positions from random play, each seen by the player on roll."""
+    rng = np.random.default_rng(seed)
+    out = []
+    b = np.asarray(Position.initial().board, np.int8)
+    while len(out) < n:
+        after, _, over = generate(b, *rng.integers(1, 7, 2))
+        i = rng.integers(len(after))
+        b = np.asarray(Position.initial().board, np.int8) if over[i] else after[i]
+        out.append(b)
+    return np.stack(out)
+
+
+@pytest.mark.parametrize(
+    "n, units",
+    [(0, [0, 0, 0, 0]), (1, [1, 0, 0, 0]), (2, [1, 1, 0, 0]), (3, [1, 1, 1, 0]), (4, [1, 1, 1, 0.5]), (7, [1, 1, 1, 2.0])],
+)
+def test_each_point_has_tesauros_four_units_for_both_sides(n, units):
+    # Given n of my checkers on my 8 point and n of theirs on their 8 point (my 17)
+    x = encode_board(board({8: n, 1: 15 - n}, {17: n, 24: 15 - n}))
+    # Then the four units of each read as Tesauro's thresholds and (n - 3) / 2
+    assert x[4 * 7 : 4 * 7 + 4].tolist() == units
+    assert x[96 + 4 * 7 : 96 + 4 * 7 + 4].tolist() == units
+
+
+def test_bar_is_scaled_by_half_and_borne_off_by_fifteenth():
+    x = encode_board(board({25: 2, 6: 3}, {0: 1, 19: 4}))
+    assert x[192] == 1.0 and x[193] == 0.5
+    assert x[194] == pytest.approx(10 / 15) and x[195] == pytest.approx(10 / 15)
+
+
+def test_initial_position_features():
+    x = encode_board(Position.initial().board)
+    assert x.shape == (N_INPUTS,) and x.dtype == np.float32
+    assert x[N_RAW] == 1.0  # contact
+    for side in (ME, THEM):
+        assert x[side + PIPS] == pytest.approx(1.67)
+        assert x[side + HOME] == pytest.approx(1 / 6)  # the 6 point
+        assert x[side + PRIME] == pytest.approx(1 / 6)
+        assert x[side + BLOTS] == 0 and x[side + SHOTS] == 0
+        assert x[side + BACK] == pytest.approx(2 / 5)  # the two back checkers
+
+
+def test_a_race_has_no_contact():
+    x = encode_board(board({6: 5, 5: 5, 4: 5}, {19: 5, 20: 5, 21: 5}))
+    assert x[N_RAW] == 0.0
+
+
+def test_prime_is_the_longest_run_of_made_points():
+    x = encode_board(board({4: 2, 5: 2, 6: 2, 7: 2, 9: 2, 10: 2, 24: 3}, {1: 15}))
+    assert x[ME + PRIME] == pytest.approx(4 / 6)
+    assert x[ME + HOME] == pytest.approx(3 / 6)
+
+
+@pytest.mark.parametrize("distance, rolls", [(1, 11), (2, 12), (3, 14), (4, 15), (5, 15), (6, 17), (7, 6), (8, 6), (9, 5), (10, 3), (11, 2), (12, 3), (15, 1), (16, 1), (18, 1), (20, 1), (23, 0)])
+def test_shots_at_a_lone_blot_match_the_standard_table(distance, rolls):
+    # Given my single checker `distance` pips behind their lone blot, nothing in between
+    b = np.zeros(26, np.int8)
+    b[24] = 1
+    b[24 - distance] = -1
+    # Then the hitting rolls are the textbook count
+    assert shot_rolls(b) == rolls
+
+
+def test_shots_respect_blocked_intermediate_points():
+    # Given a blot 8 away and their point 4 pips in front of my checker
+    b = np.zeros(26, np.int8)
+    b[24] = 1
+    b[16] = -1
+    b[20] = -2
+    # Then 6-2 and 5-3 hit, 4-4 and 2-2 are blocked
+    assert shot_rolls(b) == 4
+    b[20] = 0
+    assert shot_rolls(b) == 6
+
+
+def test_shots_with_a_checker_on_the_bar_count_the_entering_checker_only():
+    # Given my checker on the bar, a blot on their 3 point (my 22) and one on my 9
+    b = np.zeros(26, np.int8)
+    b[25] = 1
+    b[10] = 1
+    b[9] = -1
+    b[22] = -1
+    # Then the count is any 3, 2-1, 1-1 and 4-4 (bar/21/17/13/9*); the approximation
+    # ignores the checker on 10, which could hit with a 1 after entering
+    assert shot_rolls(b) == 11 + 2 + 1 + 1
+
+
+def test_escapes_count_rolls_that_jump_the_blockade():
+    # Given my back checker on their ace point (my 24) and nothing in front: every roll escapes
+    b = np.zeros(26, np.int8)
+    b[24] = 1
+    b[1] = -15
+    assert escape_rolls(b) == 36
+    # Given a full six-prime right in front (my 23..18): no roll gets past
+    b[1] = -3
+    b[18:24] = -2
+    assert escape_rolls(b) == 0
+    # Given only their point 6 pips ahead: rolls summing to 6 land on it (5-1, 4-2, 3-3) and
+    # 6-6 cannot move at all; 6-x is fine through the other die's point
+    b[18:24] = 0
+    b[18] = -2
+    b[1] = -13
+    assert escape_rolls(b) == 36 - 2 - 2 - 1 - 1
+
+
+def test_features_of_a_side_are_those_of_the_other_side_after_a_flip():
+    boards = random_boards(300)
+    x = encode_batch(boards)
+    flipped = encode_batch(np.ascontiguousarray(-boards[:, ::-1]))
+    assert np.array_equal(x[:, :96], flipped[:, 96:192])
+    assert np.array_equal(x[:, ME:THEM], flipped[:, THEM:])
+    assert np.array_equal(x[:, [192, 194]], flipped[:, [193, 195]])
+
+
+def test_batch_encoder_matches_single_boards_and_stays_in_range():
+    boards = random_boards(200, seed=3)
+    x = encode_batch(boards)
+    assert x.shape == (200, N_INPUTS)
+    for i in range(0, 200, 37):
+        assert np.array_equal(x[i], encode_board(boards[i]))
+    assert np.isfinite(x).all() and x.min() >= 0.0 and x.max() <= 6.0
+
+
+def test_input_names_cover_every_input():
+    names = input_names()
+    assert len(names) == len(set(names)) == N_INPUTS

@@ -1,0 +1,137 @@
+"""The network: Numba kernels agree with PyTorch, outputs and equity, model files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gammon import Position
+from gammon.encoding import N_INPUTS, encode_batch
+from gammon.errors import GammonError
+from gammon.movegen import generate
+from gammon.net import (
+    Architecture,
+    ModelFileError,
+    Weights,
+    build_module,
+    equity,
+    final_points,
+    flip_probs,
+    load_model,
+    play_equities,
+    probabilities,
+    sanitize,
+    save_model,
+    weights_from_state,
+)
+
+
+@pytest.mark.parametrize("activation", ["relu", "sigmoid"])
+def test_numba_forward_matches_the_torch_module(activation):
+    arch = Architecture(hidden=32, activation=activation)
+    module = build_module(arch, seed=5)
+    rng = np.random.default_rng(0)
+    x = (rng.random((50, N_INPUTS)) * (rng.random((50, N_INPUTS)) < 0.3)).astype(np.float32)
+    with torch.no_grad():
+        expected = torch.sigmoid(module(torch.from_numpy(x))).numpy()
+    got = probabilities(weights_from_state(module.state_dict(), arch), x)
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+
+
+def test_seeded_modules_are_identical_and_global_rng_untouched():
+    state = torch.get_rng_state()
+    a = build_module(Architecture(hidden=8), seed=3).state_dict()
+    b = build_module(Architecture(hidden=8), seed=3).state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert torch.equal(state, torch.get_rng_state())
+
+
+def test_weights_travel_flat_and_back():
+    arch = Architecture(hidden=16)
+    w = weights_from_state(build_module(arch, seed=1).state_dict(), arch)
+    back = Weights.from_flat(w.flat(), arch)
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(w, name), getattr(back, name))
+
+
+def test_equity_and_flip():
+    p = np.array([0.7, 0.3, 0.05, 0.1, 0.01])
+    # win 0.7 -> 0.4, gammons +0.3 -0.1, backgammons +0.05 -0.01
+    assert equity(p) == pytest.approx(0.64)
+    assert equity(flip_probs(p)) == pytest.approx(-0.64)
+    assert np.allclose(flip_probs(flip_probs(p)), p)
+
+
+def test_sanitize_makes_outputs_cumulative():
+    p = sanitize(np.array([0.4, 0.5, 0.6, 0.7, 0.8]))
+    assert p.tolist() == pytest.approx([0.4, 0.4, 0.4, 0.6, 0.6])
+
+
+@pytest.mark.parametrize(
+    "loser, points",
+    [({6: 10}, 1), ({6: 13, 24: 1}, 1), ({6: 15}, 2), ({6: 10, 18: 5}, 2), ({6: 14, 19: 1}, 3), ({6: 14, 25: 1}, 3)],
+)
+def test_final_points_single_gammon_backgammon(loser, points):
+    # Given the final board seen by the loser (on roll, the winner has nothing left)
+    after = np.asarray(Position.from_checkers(loser, {}).board, np.int8)
+    # Then a loser who bore off scores 1; none off: 2; one still in the winner's home or on the bar: 3
+    assert final_points(after) == points
+
+
+def test_game_ending_plays_get_their_exact_value():
+    # Given my last two checkers on my ace point; any roll ends the game with a gammon
+    pos = Position.from_checkers({1: 2}, {20: 15})
+    after, _, over = generate(np.asarray(pos.board, np.int8), 6, 5)
+    w = Weights.zeros(Architecture(hidden=4))
+    eq = np.empty(len(after))
+    x = np.empty((len(after), N_INPUTS), np.float32)
+    p = np.empty((len(after), 5), np.float32)
+    play_equities(after, over, x, p, w.w1, w.b1, w.w2, w.b2, w.act, eq)
+    assert over.all() and eq.tolist() == [2.0] * len(after)
+
+
+def test_model_file_round_trip(tmp_path):
+    arch = Architecture(hidden=12, activation="sigmoid")
+    module = build_module(arch, seed=2)
+    path = tmp_path / "m.pt"
+    save_model(path, module.state_dict(), arch, games_trained=1234, config={"lam": 0.7}, note="test")
+    model = load_model(path)
+    assert model.arch == arch and model.games_trained == 1234 and model.config == {"lam": 0.7}
+    assert model.metadata["metadata"] == {"note": "test"}
+    x = encode_batch(np.asarray(Position.initial().board, np.int8).reshape(1, 26))
+    with torch.no_grad():
+        expected = torch.sigmoid(module(torch.from_numpy(x))).numpy()
+    np.testing.assert_allclose(probabilities(model.weights, x), expected, atol=1e-6)
+    assert not list(tmp_path.glob(".*.tmp"))  # the temporary file was renamed
+
+
+def test_missing_corrupt_and_foreign_files_raise_a_one_line_error_naming_the_file(tmp_path):
+    missing = tmp_path / "nope.pt"
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"\x00garbage" * 10)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"weights": torch.zeros(3)}, foreign)
+    pickled = tmp_path / "pickled.pt"
+    torch.save({"format": "gammon-td-model", "obj": object.__new__(Position)}, pickled)
+    for path in (missing, corrupt, foreign, pickled):
+        with pytest.raises(ModelFileError) as info:
+            load_model(path)
+        assert str(path) in str(info.value) and "\n" not in str(info.value)
+        assert isinstance(info.value, GammonError)
+
+
+def test_a_model_for_another_encoding_is_refused(tmp_path):
+    arch = Architecture(hidden=4)
+    path = tmp_path / "old.pt"
+    save_model(path, build_module(arch, seed=1).state_dict(), arch, games_trained=0)
+    record = torch.load(path, weights_only=True)
+    record["architecture"]["encoding_version"] = 0
+    torch.save(record, path)
+    with pytest.raises(ModelFileError, match="encoding"):
+        load_model(path)
+    record["architecture"]["encoding_version"] = arch.encoding_version
+    record["state_dict"]["0.weight"] = torch.zeros(3, 3)
+    torch.save(record, path)
+    with pytest.raises(ModelFileError, match="do not match"):
+        load_model(path)

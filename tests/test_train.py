@@ -1,0 +1,191 @@
+"""The trainer: lambda-returns, self-play records, configs, checkpoints, kill and resume."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import train.config
+import train.selfplay
+import train.td
+from gammon.cli import main
+from gammon.movegen import generate
+from gammon.net import Architecture, Weights, build_module, final_points, load_model, weights_from_state
+from gammon.position import Position
+from train.config import ConfigError, load_config
+from train.selfplay import SelfPlayer
+from train.td import flip, lambda_returns
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = str(ROOT / "configs" / "td-quick.toml")
+
+
+def tiny(runs: Path, *extra: str) -> list[str]:
+    """Arguments of a run small enough for a test."""
+    sets = ["hidden=8", "games_per_update=8", "eval_every=0", "checkpoint_every=16",
+            "learning_rate=0.01", "final_learning_rate=0.01", f"runs_dir={runs}", *extra]
+    return ["train", "--config", QUICK, "--no-progress", "--device", "cpu"] + [a for s in sets for a in ("--set", s)]
+
+
+def final_weights(run_dir: Path) -> dict[str, torch.Tensor]:
+    return torch.load(run_dir / "checkpoint.pt", weights_only=True)["model"]
+
+
+@pytest.mark.parametrize("module", [train.td, train.config, train.selfplay])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
+
+
+def test_lambda_zero_targets_are_the_next_states_value_flipped():
+    rng = np.random.default_rng(1)
+    v = rng.random((7, 5)).astype(np.float32)
+    z = np.array([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]], np.float32)
+    starts = np.array([0, 4, 7])
+    targets, td = lambda_returns(v, starts, z, 0.0)
+    np.testing.assert_allclose(targets[[0, 1, 2, 4, 5]], flip(v[[1, 2, 3, 5, 6]]), atol=1e-6)
+    np.testing.assert_allclose(targets[[3, 6]], flip(z), atol=1e-6)  # the last move: the exact outcome
+
+
+def test_lambda_one_targets_are_the_outcome_from_each_side():
+    v = np.full((5, 5), 0.3, np.float32)
+    targets, _ = lambda_returns(v, np.array([0, 5]), np.array([[0, 0, 0, 1, 0]], np.float32), 1.0)
+    won, lost = [1, 1, 0, 0, 0], [0, 0, 0, 1, 0]
+    assert targets.tolist() == [won, lost, won, lost, won]
+
+
+def test_a_self_play_record_is_a_chain_of_legal_plays():
+    arch = Architecture(hidden=16)
+    player = SelfPlayer(weights_from_state(build_module(arch, seed=4).state_dict(), arch))
+    game = player.play(np.random.default_rng(7))
+    boards = game.boards
+    assert np.array_equal(boards[0], Position.initial().board)
+    for before, after in zip(boards[:-1], boards[1:]):
+        reachable = {bytes(a) for d1 in range(1, 7) for d2 in range(1, d1 + 1) for a in generate(before, d1, d2)[0]}
+        assert bytes(after) in reachable
+    # the final board is the loser's view: the winner (not on roll) has borne off all 15
+    assert Position(boards[-1]).borne_off()[1] == 15
+    assert game.points == final_points(boards[-1])
+
+
+def test_self_play_is_a_function_of_the_weights_and_the_generator():
+    w = Weights.zeros(Architecture(hidden=4))
+    a = SelfPlayer(w).play(np.random.default_rng(3))
+    b = SelfPlayer(w).play(np.random.default_rng(3))
+    assert np.array_equal(a.boards, b.boards) and a.points == b.points
+
+
+def test_config_reads_the_recipes_and_checks_overrides():
+    cfg = load_config(QUICK, ["total_games=10", "lam=0.5", "eval_opponents=pubeval,level1"])
+    assert (cfg.total_games, cfg.lam, cfg.eval_opponents) == (10, 0.5, ["pubeval", "level1"])
+    for recipe in sorted((ROOT / "configs").glob("*.toml")):
+        load_config(recipe)
+    with pytest.raises(ConfigError, match="nope"):
+        load_config(QUICK, ["nope=1"])
+    with pytest.raises(ConfigError, match="hidden"):
+        load_config(QUICK, ["hidden=many"])
+    with pytest.raises(ConfigError, match="lam"):
+        load_config(QUICK, ["lam=2"])
+
+
+def test_cli_trains_logs_and_writes_a_loadable_model(tmp_path, capsys):
+    assert main(tiny(tmp_path, "total_games=32")) == 0
+    run_dir = Path(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["run_dir"])
+    assert run_dir.name.startswith("backgammon__td-quick__1__")
+    model = load_model(run_dir / "model.pt")
+    assert model.games_trained == 32 and model.arch.hidden == 8 and model.config["total_games"] == 32
+    assert list(run_dir.glob("events.out.tfevents.*"))
+    state = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    assert state["games"] == 32 and state["updates"] == 4 and "rng_numpy" in state and "optimizer" in state
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    assert main(["train", "--resume", str(tmp_path)]) == 2
+    assert "no checkpoint.pt" in capsys.readouterr().err
+    assert main(["train", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["train"]) == 2
+    if not torch.cuda.is_available():
+        assert main(["train", "--config", QUICK, "--device", "cuda"]) == 2
+        assert "no CUDA device" in capsys.readouterr().err
+
+
+def _start(args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gammon", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_checkpoint(runs: Path, proc: subprocess.Popen, timeout: float = 60.0) -> Path:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = list(runs.glob("*/checkpoint.pt"))
+        if found:
+            return found[0].parent
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    proc.kill()
+    raise AssertionError("no checkpoint appeared")
+
+
+@pytest.mark.parametrize("how", ["sigint", "sigkill"])
+def test_a_killed_run_resumes_exactly_where_it_stopped(tmp_path, capsys, how):
+    # Given a run stopped mid-way, by Ctrl-C (saves and exits) or by SIGKILL (nothing saved but the last checkpoint)
+    runs = tmp_path / "runs"
+    proc = _start(tiny(runs, "total_games=100000"))
+    run_dir = _wait_for_checkpoint(runs, proc)
+    proc.send_signal(signal.SIGINT if how == "sigint" else signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    if how == "sigint":
+        assert proc.returncode == 0, err
+        assert "Continue with: gammon train --resume" in out
+    stopped = torch.load(run_dir / "checkpoint.pt", weights_only=True)["games"]
+    assert 0 < stopped < 100000
+    # When it is resumed up to a total
+    total = stopped + 24
+    assert main(["train", "--resume", str(run_dir), "--no-progress", "--set", f"total_games={total}"]) == 0
+    # Then it ends exactly as an uninterrupted run of that length
+    fresh_runs = tmp_path / "fresh"
+    assert main(tiny(fresh_runs, f"total_games={total}")) == 0
+    fresh = final_weights(next(fresh_runs.iterdir()))
+    resumed = final_weights(run_dir)
+    assert all(torch.equal(fresh[k], resumed[k]) for k in fresh)
+
+
+def test_worker_processes_feed_the_trainer(tmp_path, capsys):
+    assert main(tiny(tmp_path, "total_games=32", "workers=2")) == 0
+    run_dir = next(tmp_path.iterdir())
+    assert load_model(run_dir / "model.pt").games_trained == 32
+
+
+def test_pubeval_yardstick_plays_moves_our_generator_knows():
+    pytest.importorskip("gnubg_nn")
+    import gnubg_nn
+
+    from train.evaluate import apply_gnubg_move, gnubg_board
+
+    rng = np.random.default_rng(2)
+    b = np.asarray(Position.initial().board, np.int8)
+    for _ in range(300):
+        d1, d2 = (int(v) for v in rng.integers(1, 7, 2))
+        after, _, over = generate(b, d1, d2)
+        result = apply_gnubg_move(b, gnubg_nn.pub_best_move(gnubg_board(b), d1, d2))
+        assert (after == result).all(axis=1).any()
+        i = rng.integers(len(after))
+        b = np.asarray(Position.initial().board, np.int8) if over[i] else after[i]
+
+
+def test_a_duplicate_match_of_a_net_against_itself_is_even():
+    from train.evaluate import NetChooser, duplicate_match
+
+    arch = Architecture(hidden=8)
+    net = NetChooser(weights_from_state(build_module(arch, seed=3).state_dict(), arch))
+    result = duplicate_match(net, net, 20, seed=1, name="itself")
+    assert result.games == 20 and result.ppg == 0.0 and result.stderr == 0.0

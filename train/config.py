@@ -1,0 +1,159 @@
+"""Training configuration: one dataclass, read from TOML, overridden with ``--set key=value``."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gammon.errors import GammonError
+
+
+class ConfigError(GammonError):
+    """A training config that cannot be read or has a bad value."""
+
+
+@dataclass
+class Config:
+    """Hyperparameters of a TD(lambda) self-play run (each field is a TOML key)."""
+
+    exp_name: str = "td"
+    """name of the experiment; the run folder is ``runs/backgammon__<exp_name>__<seed>__<time>``"""
+    seed: int = 1
+    """seed of the weights, the dice and the evaluation matches"""
+    total_games: int = 100_000
+    """self-play games to train for (the run stops there; raise it with --set to continue a finished run)"""
+    hidden: int = 128
+    """hidden units"""
+    activation: str = "relu"
+    """hidden activation: relu or sigmoid"""
+    init_model: str = ""
+    """start a new run from the weights of this model file instead of random ones (same architecture)"""
+    optimizer: str = "adam"
+    """adam or sgd"""
+    learning_rate: float = 1e-3
+    """learning rate at the start"""
+    final_learning_rate: float = 1e-3
+    """learning rate reached at total_games (linear decay in between)"""
+    lam: float = 0.7
+    """lambda of the lambda-returns at the start (0: one-step TD, 1: Monte Carlo outcome)"""
+    final_lam: float = 0.7
+    """lambda reached at total_games (linear in between)"""
+    games_per_update: int = 16
+    """games whose positions make up one gradient step"""
+    loss: str = "bce"
+    """bce (cross-entropy on the five sigmoids) or mse"""
+    workers: int = 0
+    """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible)"""
+    threads: int = 1
+    """torch threads in the trainer process"""
+    checkpoint_every: int = 20_000
+    """games between checkpoints (also written on Ctrl-C and at the end)"""
+    eval_every: int = 50_000
+    """games between evaluation matches (0: never); each also saves models/model-<games>.pt"""
+    eval_games: int = 200
+    """games per evaluation match (duplicate dice, so even)"""
+    eval_opponents: list[str] = field(default_factory=lambda: ["pubeval", "level5"])
+    """opponents of the evaluation matches; unavailable ones are skipped with a note"""
+    log_every: int = 10
+    """updates between TensorBoard scalars"""
+    runs_dir: str = "runs"
+    """folder that holds the run folders"""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        checks = [
+            (self.total_games >= 0, "total_games must be >= 0"),
+            (self.hidden >= 1, "hidden must be >= 1"),
+            (self.activation in ("relu", "sigmoid"), "activation must be relu or sigmoid"),
+            (self.optimizer in ("adam", "sgd"), "optimizer must be adam or sgd"),
+            (self.loss in ("bce", "mse"), "loss must be bce or mse"),
+            (0.0 <= self.lam <= 1.0 and 0.0 <= self.final_lam <= 1.0, "lam and final_lam must be in [0, 1]"),
+            (self.learning_rate > 0 and self.final_learning_rate > 0, "learning rates must be > 0"),
+            (self.games_per_update >= 1, "games_per_update must be >= 1"),
+            (self.workers >= 0 and self.threads >= 1, "workers must be >= 0 and threads >= 1"),
+            (self.checkpoint_every >= 1 and self.eval_every >= 0 and self.eval_games >= 0, "bad checkpoint/eval interval"),
+            (self.log_every >= 1, "log_every must be >= 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ConfigError(f"invalid config: {message}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "config") -> Config:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ConfigError(f"unknown key(s) in {source}: {', '.join(unknown)}")
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise ConfigError(f"bad {source}: {exc}") from None
+
+
+def field_docs() -> dict[str, str]:
+    """The docstring of every field (for ``gammon train --help`` and the hyperparameter table)."""
+    import inspect
+
+    source = inspect.getsource(Config)
+    tree = ast.parse(source)
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, nxt in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
+            docs[node.target.id] = str(nxt.value.value)  # type: ignore[union-attr]
+    return docs
+
+
+def _coerce(name: str, text: str, current: Any) -> Any:
+    """Read ``text`` as the type of field ``name`` (TOML literal syntax, bare strings allowed)."""
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text
+    if isinstance(current, bool) or current is None:
+        pass
+    elif isinstance(current, float) and isinstance(value, int):
+        value = float(value)
+    elif isinstance(current, list) and isinstance(value, str):
+        value = [v for v in value.split(",") if v]
+    if isinstance(current, str) and not isinstance(value, str):
+        value = text
+    if type(value) is not type(current) and not (isinstance(current, list) and isinstance(value, list)):
+        raise ConfigError(f"--set {name}={text}: expected a value of type {type(current).__name__}")
+    return value
+
+
+def load_config(path: str | Path | None, overrides: list[str] = (), base: dict[str, Any] | None = None) -> Config:
+    """Read a TOML config (or start from ``base``), then apply ``key=value`` overrides.
+
+    >>> load_config(None, ["total_games=10", "lam=0.5", "eval_opponents=pubeval"]).eval_opponents
+    ['pubeval']
+    """
+    data: dict[str, Any] = dict(base or {})
+    source = "config"
+    if path is not None:
+        source = str(path)
+        try:
+            with open(path, "rb") as fh:
+                data.update(tomllib.load(fh))
+        except FileNotFoundError:
+            raise ConfigError(f"config file {source!r} not found") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file {source!r} is not valid TOML: {exc}") from None
+    defaults = Config().as_dict()
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or key not in defaults:
+            raise ConfigError(f"bad --set {item!r}: expected key=value with a key of the config")
+        data[key] = _coerce(key, text.strip(), data.get(key, defaults[key]))
+    return Config.from_dict(data, source)

@@ -1,0 +1,219 @@
+"""The TD(lambda) self-play training loop: one readable function, :func:`train`.
+
+Each iteration: take ``games_per_update`` new self-play games, encode every
+position a player faced, run the network once over them, turn its outputs
+into lambda-return targets (:mod:`train.td`), take one optimizer step on the
+cross-entropy between outputs and targets, and hand the new weights to the
+self-play players. Around that: TensorBoard scalars, evaluation matches,
+checkpoints, and a clean stop on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+
+from gammon.encoding import encode_batch
+from gammon.net import OUTPUTS, Architecture, build_module, load_model, save_model, weights_from_state
+from train.checkpoint import load_checkpoint, save_checkpoint
+from train.config import Config, ConfigError, field_docs
+from train.td import batch_states, lambda_returns
+from train.workers import InlineSource, WorkerPool
+
+
+def new_run_dir(cfg: Config) -> Path:
+    """``runs/backgammon__<exp_name>__<seed>__<unix time>`` (CleanRL's naming), made unique."""
+    base = Path(cfg.runs_dir) / f"backgammon__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
+    run_dir, k = base, 1
+    while run_dir.exists():
+        run_dir, k = Path(f"{base}_{k}"), k + 1
+    run_dir.mkdir(parents=True)
+    return run_dir
+
+
+def hyperparameter_table(cfg: Config) -> str:
+    docs = field_docs()
+    rows = "\n".join(f"|{k}|{v}|{docs.get(k, '')}|" for k, v in cfg.as_dict().items())
+    return "|param|value|meaning|\n|-|-|-|\n" + rows
+
+
+def schedule(start: float, end: float, cfg: Config, games: int) -> float:
+    """Linear from ``start`` to ``end`` over ``total_games`` (learning rate, lambda)."""
+    frac = min(1.0, games / cfg.total_games) if cfg.total_games else 1.0
+    return start + (end - start) * frac
+
+
+def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progress: bool = True) -> Path:
+    """Train (or continue training) and return the run folder.
+
+    The folder holds ``checkpoint.pt`` (to resume), ``model.pt`` (the latest
+    model file), ``models/model-<games>.pt`` (one per evaluation),
+    ``eval.jsonl`` (evaluation results), ``config.json`` and the TensorBoard
+    event files.
+    """
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    # -- run folder, config, seeding --------------------------------------------
+    state = load_checkpoint(resume) if resume is not None else None
+    torch.set_num_threads(cfg.threads)
+    rng = np.random.default_rng(cfg.seed)  # the dice of inline self-play
+    arch = Architecture(hidden=cfg.hidden, activation=cfg.activation)
+    model = build_module(arch, seed=cfg.seed).to(device)
+    if cfg.optimizer == "adam":
+        optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
+    else:
+        optimizer = torch.optim.SGD(model.parameters(), lr=cfg.learning_rate)
+    games = updates = positions = 0
+    elapsed = 0.0
+    if state is None and cfg.init_model:
+        start = load_model(cfg.init_model)
+        if start.arch != arch:
+            raise ConfigError(f"init_model {cfg.init_model!r} has architecture {start.arch.as_dict()}, the config asks for {arch.as_dict()}")
+        model.load_state_dict(start.state_dict)
+    if state is not None:
+        if Architecture(**state["arch"]) != arch:
+            raise ConfigError(f"cannot resume {str(resume)!r}: its architecture {state['arch']} differs from the config's")
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        games, updates, positions = state["games"], state["updates"], state["positions"]
+        elapsed = state["elapsed"]
+        rng.bit_generator.state = state["rng_numpy"]
+        torch.set_rng_state(state["rng_torch"])
+
+    run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
+    (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
+    writer = SummaryWriter(str(run_dir))
+    if state is None:
+        writer.add_text("hyperparameters", hyperparameter_table(cfg))
+
+    def current_weights():
+        return weights_from_state(model.state_dict(), arch)
+
+    def checkpoint() -> None:
+        save_checkpoint(run_dir, {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "games": games, "updates": updates, "positions": positions,
+            "elapsed": elapsed + (time.perf_counter() - started),
+            "config": cfg.as_dict(), "arch": arch.as_dict(),
+            "rng_numpy": rng.bit_generator.state, "rng_torch": torch.get_rng_state(),
+        })
+        save_model(run_dir / "model.pt", model.state_dict(), arch, games_trained=games, config=cfg.as_dict())
+
+    # -- self-play source ------------------------------------------------------------
+    if cfg.workers == 0:
+        source = InlineSource(current_weights(), rng)
+    else:
+        source = WorkerPool(cfg.workers, current_weights(), cfg.seed, games)
+
+    stop = {"requested": False}
+
+    def on_signal(signum, frame):
+        if stop["requested"]:  # a second Ctrl-C stops at once
+            raise KeyboardInterrupt
+        stop["requested"] = True
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    bar = tqdm(total=cfg.total_games, initial=games, unit="game", disable=not progress, dynamic_ncols=True, mininterval=1.0)
+    started = time.perf_counter()
+    window_start, window_games = started, 0
+    next_checkpoint = games + cfg.checkpoint_every
+    next_eval = (games // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
+    try:
+        while games < cfg.total_games and not stop["requested"]:
+            # -- play ---------------------------------------------------------------
+            batch = source.games(min(cfg.games_per_update, cfg.total_games - games))
+            boards, starts, z = batch_states(batch)
+            x = torch.from_numpy(encode_batch(boards)).to(device)
+
+            # -- learn: one step towards the lambda-returns --------------------------------
+            lr = schedule(cfg.learning_rate, cfg.final_learning_rate, cfg, games)
+            lam = schedule(cfg.lam, cfg.final_lam, cfg, games)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            logits = model(x)
+            probs = torch.sigmoid(logits)
+            targets, td = lambda_returns(probs.detach().cpu().numpy(), starts, z, lam)
+            targets_t = torch.from_numpy(targets).to(device)
+            if cfg.loss == "bce":
+                loss = F.binary_cross_entropy_with_logits(logits, targets_t)
+            else:
+                loss = F.mse_loss(probs, targets_t)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            source.publish(current_weights())
+
+            games += len(batch)
+            updates += 1
+            positions += boards.shape[0]
+            window_games += len(batch)
+            td_error = float(np.sqrt(np.mean(td.astype(np.float64) ** 2)))
+            bar.update(len(batch))
+
+            # -- log ---------------------------------------------------------------------
+            if updates % cfg.log_every == 0:
+                now = time.perf_counter()
+                rate = window_games / max(now - window_start, 1e-9)
+                window_start, window_games = now, 0
+                bar.set_postfix(td_err=f"{td_error:.3f}", gps=f"{rate:.0f}")
+                writer.add_scalar("losses/loss", loss.item(), games)
+                writer.add_scalar("losses/td_error", td_error, games)
+                writer.add_scalar("charts/games_per_second", rate, games)
+                writer.add_scalar("charts/learning_rate", lr, games)
+                writer.add_scalar("charts/lambda", lam, games)
+                writer.add_scalar("charts/game_length", boards.shape[0] / len(batch), games)
+                points = np.array([g.points for g in batch])
+                writer.add_scalar("charts/gammon_rate", float(np.mean(points >= 2)), games)
+                writer.add_scalar("charts/backgammon_rate", float(np.mean(points >= 3)), games)
+                means = probs.detach().mean(dim=0).cpu().numpy()
+                for name, value in zip(OUTPUTS, means):
+                    writer.add_scalar(f"outputs/{name}", float(value), games)
+
+            # -- evaluate, checkpoint ---------------------------------------------------------
+            if next_eval is not None and games >= next_eval:
+                next_eval += cfg.eval_every
+                run_evaluation(cfg, run_dir, model.state_dict(), arch, games, writer, bar)
+            if games >= next_checkpoint or games >= cfg.total_games or stop["requested"]:
+                next_checkpoint = games + cfg.checkpoint_every
+                checkpoint()
+    finally:
+        bar.close()
+        source.close()
+        writer.flush()
+        writer.close()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if stop["requested"]:
+        print(f"stopped at {games} games; checkpoint saved. Continue with: gammon train --resume {run_dir}")
+    return run_dir
+
+
+def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architecture, games: int, writer, bar) -> None:
+    """Short duplicate matches against ``eval_opponents``; log, append to eval.jsonl, snapshot the model."""
+    from train.evaluate import NetChooser, duplicate_match, make_opponent
+
+    save_model(run_dir / "models" / f"model-{games:09d}.pt", model_state, arch, games_trained=games, config=cfg.as_dict())
+    net = NetChooser(weights_from_state(model_state, arch))
+    for spec in cfg.eval_opponents:
+        try:
+            opponent = make_opponent(spec, seed=cfg.seed)
+        except Exception as exc:  # an opponent not installed or not written yet
+            bar.write(f"eval: skipping {spec} ({type(exc).__name__}: {exc})")
+            continue
+        started = time.perf_counter()
+        result = duplicate_match(net, opponent, cfg.eval_games, seed=cfg.seed + games, name=spec)
+        writer.add_scalar(f"eval/{spec}_ppg", result.ppg, games)
+        writer.add_scalar(f"eval/{spec}_win_rate", result.win_rate, games)
+        record = {"games_trained": games, "opponent": spec, "games": result.games, "ppg": result.ppg,
+                  "stderr": result.stderr, "win_rate": result.win_rate, "seconds": time.perf_counter() - started}
+        with open(run_dir / "eval.jsonl", "a") as fh:
+            fh.write(json.dumps(record) + "\n")
+        bar.write(f"eval at {games} games: {result}")

@@ -1,0 +1,130 @@
+"""Self-play: whole games played by the 0-ply network inside one Numba call.
+
+A game is recorded as the boards the players faced, each seen by the player
+on roll (``boards[0]`` is the starting position), then the final board seen
+by the loser, and the points the winner scored (1, 2 or 3). Both sides play
+greedily with the same network: each turn every legal play is scored in one
+batch (:func:`gammon.net.play_equities`) and the best is taken. The dice are
+drawn up front from a numpy ``Generator``, so a game is a pure function of
+the weights and the generator state (exact resumes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from gammon.encoding import N_INPUTS
+from gammon.movegen import generate
+from gammon.net import Weights, cross_file_kernel, play_equities, refresh_kernel_caches
+from gammon.position import Position
+
+#: Rolls drawn per call; a game longer than this continues in another call.
+DICE_CHUNK = 256
+_START = np.ascontiguousarray(Position.initial().board, np.int8)
+
+
+@cross_file_kernel
+@njit(cache=True)
+def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_p):
+    """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
+
+    Writes the board before each turn into ``boards_out[t]`` and returns
+    ``(turns, points)``: ``points`` > 0 means the game ended and the last
+    mover won that many points, and then ``boards_out[turns]`` holds the final
+    board (loser's view); 0 means the dice ran out and ``boards_out[turns]``
+    holds the board to continue from.
+    """
+    cur = board.copy()
+    m = dice.shape[0]
+    eq = np.empty(scratch_x.shape[0], np.float64)
+    x = scratch_x
+    p = scratch_p
+    for t in range(m):
+        boards_out[t] = cur
+        after, steps, over = generate(cur, dice[t, 0], dice[t, 1])
+        n = after.shape[0]
+        best = 0
+        if n > 1:
+            if n > x.shape[0]:
+                x = np.empty((2 * n, x.shape[1]), np.float32)
+                p = np.empty((2 * n, 5), np.float32)
+                eq = np.empty(2 * n, np.float64)
+            play_equities(after, over, x, p, w1, b1, w2, b2, act, eq)
+            for i in range(1, n):
+                if eq[i] > eq[best]:
+                    best = i
+        cur = after[best].copy()
+        if over[best]:
+            boards_out[t + 1] = cur
+            left = 0
+            back = cur[25] > 0
+            for q in range(1, 25):
+                if cur[q] > 0:
+                    left += cur[q]
+                    if q >= 19:
+                        back = True
+            left += cur[25]
+            points = 1 if left < 15 else (3 if back else 2)
+            return t + 1, points
+    boards_out[m] = cur
+    return m, 0
+
+
+@dataclass
+class Game:
+    """One self-play game: ``boards`` (T + 1, 26) int8 and the winner's ``points``."""
+
+    boards: np.ndarray
+    points: int
+
+    @property
+    def turns(self) -> int:
+        return self.boards.shape[0] - 1
+
+
+def draw_dice(rng: np.random.Generator, n: int, opening: bool) -> np.ndarray:
+    """``n`` rolls as an (n, 2) int8 array; the opening roll of a game is never a double."""
+    dice = rng.integers(1, 7, size=(n, 2), dtype=np.int8)
+    if opening:
+        while dice[0, 0] == dice[0, 1]:
+            dice[0] = rng.integers(1, 7, size=2, dtype=np.int8)
+    return dice
+
+
+class SelfPlayer:
+    """Plays self-play games with a given set of weights.
+
+    >>> from gammon.net import Architecture
+    >>> player = SelfPlayer(Weights.zeros(Architecture(hidden=4)))
+    >>> game = player.play(np.random.default_rng(1))
+    >>> game.points in (1, 2, 3) and game.boards.shape[1] == 26
+    True
+    """
+
+    def __init__(self, weights: Weights) -> None:
+        refresh_kernel_caches()
+        self.weights = weights
+        self._x = np.empty((64, N_INPUTS), np.float32)
+        self._p = np.empty((64, 5), np.float32)
+        self._out = np.empty((DICE_CHUNK + 1, 26), np.int8)
+
+    def play(self, rng: np.random.Generator) -> Game:
+        w = self.weights
+        board = _START
+        parts = []
+        opening = True
+        while True:
+            dice = draw_dice(rng, DICE_CHUNK, opening)
+            opening = False
+            turns, points = play_turns(board, dice, w.w1, w.b1, w.w2, w.b2, w.act, self._out, self._x, self._p)
+            if points:
+                parts.append(self._out[: turns + 1].copy())
+                return Game(np.concatenate(parts) if len(parts) > 1 else parts[0], int(points))
+            parts.append(self._out[:turns].copy())
+            board = self._out[turns].copy()
+
+    def play_many(self, rng: np.random.Generator, n: int) -> list[Game]:
+        return [self.play(rng) for _ in range(n)]
