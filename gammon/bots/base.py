@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from gammon.play import Play
 from gammon.position import Dice, Position
+
+if TYPE_CHECKING:
+    from gammon.cube import CubeDecision
 
 Owner = Literal["centre", "me", "opponent"]
 
@@ -61,3 +65,30 @@ class Bot(Protocol):
     def offer_double(self, position: Position, cube: CubeState) -> bool: ...
 
     def accept_double(self, position: Position, cube: CubeState) -> bool: ...
+
+
+def cube_decision(probs: Sequence[float], position: Position, cube: CubeState, *, deciding_on_roll: bool) -> CubeDecision:
+    """:func:`gammon.cube.decide` for a bot's cube hook.
+
+    ``probs`` are the cubeless probabilities of the player on roll (the
+    doubler); ``cube`` is seen from the deciding bot, which is the doubler
+    when ``deciding_on_roll`` and the taker otherwise.
+
+    >>> from gammon import Position
+    >>> cube_decision((0.9, 0.0, 0.0, 0.0, 0.0), Position.initial(), CubeState(), deciding_on_roll=False).response
+    'pass'
+    """
+    from gammon.cube import decide, position_efficiency
+
+    swap = {"me": "opponent", "opponent": "me", "centre": "centre"}
+    return decide(
+        tuple(float(p) for p in probs),
+        match_length=cube.match_length,
+        score=cube.score if deciding_on_roll else (cube.score[1], cube.score[0]),
+        cube=cube.cube,
+        owner=cube.owner if deciding_on_roll else swap[cube.owner],
+        crawford=cube.crawford,
+        cube_efficiency=position_efficiency(position),
+        jacoby=cube.jacoby,
+        beavers=cube.beavers,
+    )

@@ -38,7 +38,7 @@ from types import MappingProxyType
 import numpy as np
 
 from gammon.bots import features as ft
-from gammon.bots.base import CubeState
+from gammon.bots.base import CubeState, cube_decision
 from gammon.errors import GammonError
 from gammon.play import Play
 from gammon.position import ROLLS, Dice, Position
@@ -232,10 +232,6 @@ LEVELS: Mapping[int, Level] = MappingProxyType({1: LEVEL_1, 2: LEVEL_2, 3: LEVEL
 ESTIMATE = LEVEL_5
 #: Chance of winning from that estimate: ``1 / (1 + exp(-(a * equity + b)))``, fitted like the weights.
 WIN_LOGISTIC = (2.54, -0.06)
-#: Cube policy of the heuristic bots until :mod:`gammon.cube` gives them a real one:
-#: double from this chance of winning, take down to this one.
-DOUBLE_FROM = 0.70
-TAKE_FROM = 0.25
 
 
 class HeuristicBot:
@@ -355,12 +351,12 @@ class HeuristicBot:
         return self.estimate(position)[1]
 
     def offer_double(self, position: Position, cube: CubeState) -> bool:
-        """Double when the chance of winning is at least :data:`DOUBLE_FROM`."""
-        return cube.may_double() and self.win_probability(position) >= DOUBLE_FROM
+        """Double when :func:`gammon.cube.decide`, fed :meth:`probabilities`, says so."""
+        if not cube.may_double():
+            return False
+        return cube_decision(self.probabilities(position), position, cube, deciding_on_roll=True).action == "double"
 
     def accept_double(self, position: Position, cube: CubeState) -> bool:
-        """Take when the chance of winning is at least :data:`TAKE_FROM`.
-
-        ``position`` has the doubler on roll, so this is one minus their chance.
-        """
-        return 1.0 - self.win_probability(position) >= TAKE_FROM
+        """Take when :func:`gammon.cube.decide` says take (``position`` has the doubler on roll)."""
+        decision = cube_decision(self.probabilities(position), position, cube, deciding_on_roll=False)
+        return decision.response in ("take", "beaver")

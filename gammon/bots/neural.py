@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.bots.base import CubeState
+from gammon.bots.base import CubeState, cube_decision
 from gammon.encoding import N_INPUTS, encode_into
 from gammon.movegen import generate
 from gammon.net import (
@@ -173,39 +173,16 @@ class NeuralBot:
             total += weight * mine
         return sanitize(total / 36.0)
 
-    def _decision(self, position: Position, cube: CubeState, doubler_is_me: bool):
-        probs = self.probabilities(position, min(self.plies, 1))
-        try:
-            from gammon.cube import decide, position_efficiency
-        except ImportError:  # pragma: no cover - gammon.cube ships with gammon
-            return None, probs
-        score = cube.score if doubler_is_me else (cube.score[1], cube.score[0])
-        owner = cube.owner if doubler_is_me else {"me": "opponent", "opponent": "me"}.get(cube.owner, "centre")
-        decision = decide(
-            tuple(float(v) for v in probs),
-            match_length=cube.match_length,
-            score=score,
-            cube=cube.cube,
-            owner=owner,
-            crawford=cube.crawford,
-            cube_efficiency=position_efficiency(position),
-        )
-        return decision, probs
-
     def offer_double(self, position: Position, cube: CubeState) -> bool:
         if not cube.may_double():
             return False
-        decision, probs = self._decision(position, cube, doubler_is_me=True)
-        if decision is None:  # simple threshold policy
-            return 0.68 <= probs[0] <= 0.85
-        return decision.action == "double"
+        probs = self.probabilities(position, min(self.plies, 1))
+        return cube_decision(probs, position, cube, deciding_on_roll=True).action == "double"
 
     def accept_double(self, position: Position, cube: CubeState) -> bool:
         # ``position`` has the doubler on roll.
-        decision, probs = self._decision(position, cube, doubler_is_me=False)
-        if decision is None:
-            return probs[0] <= 0.75
-        return decision.response in ("take", "beaver")
+        probs = self.probabilities(position, min(self.plies, 1))
+        return cube_decision(probs, position, cube, deciding_on_roll=False).response in ("take", "beaver")
 
 
 # -- loading ------------------------------------------------------------------------------
