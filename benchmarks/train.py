@@ -13,8 +13,8 @@
 3. Decision latency of the neural bot at 0, 1 and 2 plies on one core over
    positions from self-play games.
 
-Usage: ``python benchmarks/train.py [--model models/td.pt] [--games 3000] [--workers 2] [--write]``
-(``--write`` saves ``benchmarks/RESULTS_train.md``).
+Usage: ``python benchmarks/train.py [--model models/td.pt] [--games 3000] [--workers 2]``;
+it prints the Markdown section recorded in ``benchmarks/RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -142,7 +142,6 @@ def main() -> int:
     parser.add_argument("--naive-games", type=int, default=10)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--positions", type=int, default=200, help="positions per latency measurement")
-    parser.add_argument("--write", action="store_true", help="write benchmarks/RESULTS_train.md")
     args = parser.parse_args()
     torch.set_num_threads(1)
 
@@ -181,8 +180,6 @@ def main() -> int:
     ]
     text = "\n".join(lines) + "\n"
     print(text)
-    if args.write:
-        (ROOT / "benchmarks" / "RESULTS_train.md").write_text(text)
     return 0
 
 

@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        # argparse %-formats help strings: a literal "95%" must reach it as "95%%".
+        command = sub.add_parser(module.NAME, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)
     return parser
