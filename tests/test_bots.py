@@ -313,3 +313,13 @@ def test_without_gnubg_nn_the_external_bots_say_how_to_install_it(monkeypatch):
     for spec in ("pubeval", "gnubg"):
         with pytest.raises(GammonError, match=r"pip install gammon\[gnubg\]"):
             load(spec)
+
+
+def test_load_reads_options_written_into_the_spec():
+    from gammon.bots import UnknownBotError, load
+
+    bot = load("level2:noise=0.0,seed=4")
+    assert bot.noise == 0.0 and bot.seed == 4
+    assert load("level2:noise=0.0", noise=0.5).noise == 0.5  # keyword options win
+    with pytest.raises(UnknownBotError, match="level2:noise"):
+        load("level2:noise")

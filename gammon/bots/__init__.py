@@ -2,7 +2,8 @@
 
 Specs (the CLI's ``--opponent`` takes the same strings): ``random``,
 ``level1`` .. ``level5`` (heuristic), ``td`` (the shipped network), a path to
-a model file, and with the ``gammon[gnubg]`` extra ``pubeval`` and ``gnubg``.
+a model file, and with the ``gammon[gnubg]`` extra ``pubeval`` and ``gnubg``;
+constructor options may follow a colon: ``td:plies=1``.
 """
 
 from __future__ import annotations
@@ -23,12 +24,41 @@ class UnknownBotError(GammonError):
     """A bot spec that names no bot and no model file."""
 
 
+def _split_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"td:plies=1"`` -> ``("td", {"plies": 1})``: options written into a spec string.
+
+    >>> _split_spec("td:plies=1")
+    ('td', {'plies': 1})
+    """
+    name, sep, rest = spec.partition(":")
+    if not sep or not rest or Path(spec).exists():
+        return spec, {}
+    options: dict[str, Any] = {}
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key.isidentifier():
+            raise UnknownBotError(f"bad bot spec {spec!r}: options are written NAME:key=value,key=value")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            try:
+                options[key] = float(value)
+            except ValueError:
+                options[key] = value
+    return name, options
+
+
 def load(spec: str, **options: Any) -> Bot:
     """Build the bot named by ``spec``; ``options`` go to its constructor (``seed``, ``plies`` ...).
+
+    Options may also be written into the spec, as the CLI's ``--opponent``
+    and ``gammon eval`` take them: ``td:plies=1``.
 
     >>> load("random", seed=3).name
     'random'
     """
+    spec, written = _split_spec(spec)
+    options = {**written, **options}
     if spec == "random":
         from gammon.bots.random_bot import RandomBot
 
