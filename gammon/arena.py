@@ -18,6 +18,9 @@ the pair and its seat (``bot.reseed(seed)`` when it has that method, a fresh
 ``load(spec, seed=...)`` for a spec bot without it), so a run is reproduced
 exactly by its seed whatever the number of workers.
 
+``backend=Backend("ray")`` plays the same work units on Ray actors instead
+of local processes (:mod:`gammon.arena_ray`), with the same records.
+
 >>> result = evaluate("level2", "random", games=4, seed=1)
 >>> result.games, result.pairs, len(result.records)
 (4, 2, 4)
@@ -37,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gammon.backend import LOCAL, Backend
 from gammon.bots import Bot, load
 from gammon.dice import DiceSource, SeededDice, opening_roll
 from gammon.errors import GammonError
@@ -465,36 +469,47 @@ def evaluate(
     b: BotSpec,
     games: int,
     seed: int | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     *,
     fmt: Format = MONEY,
     progress: bool = False,
     options: dict[str, Any] | None = None,
+    backend: Backend = LOCAL,
 ) -> Result:
     """Play ``games`` duplicate-dice games of ``a`` against ``b``; statistics from A's side.
 
     ``a`` and ``b`` are specs for :func:`gammon.bots.load` or bot objects;
     ``options`` go to ``load`` for spec bots. ``seed`` None draws one (it is
-    in the result). ``progress`` draws a tqdm bar on stderr.
+    in the result). ``progress`` draws a tqdm bar on stderr. On the Ray
+    ``backend`` ``workers`` counts actors (None: one per CPU of the cluster).
     """
     check_games(games)
     fmt.check()
-    if workers < 1:
+    if workers is None and not backend.is_ray:
+        workers = 1
+    if workers is not None and workers < 1:
         raise ArenaError(f"invalid number of workers {workers}: expected at least 1")
     seed = new_seed() if seed is None else int(seed)
     options = dict(options or {})
     for spec in (a, b):  # fail here, not in a worker
         make_bot(spec, **options)
     pairs = games // 2
-    workers = min(workers, pairs)
+    if workers is not None:
+        workers = min(workers, pairs)
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, desc=f"{bot_name(a)} vs {bot_name(b)}", unit="game", file=sys.stderr, leave=False)
     start = time.perf_counter()
+    update = bar.update if bar else (lambda n: None)
     try:
-        records = _play_all(a, b, pairs, seed, workers, fmt, options, bar.update if bar else (lambda n: None))
+        if backend.is_ray:
+            from gammon.arena_ray import play_pairs
+
+            records, workers = play_pairs(backend, a, b, pairs, seed, workers, fmt, options, update)
+        else:
+            records = _play_all(a, b, pairs, seed, workers, fmt, options, update)
     finally:
         if bar is not None:
             bar.close()
@@ -578,11 +593,12 @@ def round_robin(
     specs: Sequence[BotSpec],
     games: int,
     seed: int | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     *,
     fmt: Format = MONEY,
     progress: bool = False,
     on_result: Callable[[Result], None] | None = None,
+    backend: Backend = LOCAL,
 ) -> RoundRobin:
     """Every pair of ``specs`` plays ``games`` duplicate-dice games with the same ``seed``.
 
@@ -600,7 +616,7 @@ def round_robin(
         make_bot(spec)
     results = []
     for i, j in _pairings(len(specs)):
-        result = evaluate(specs[i], specs[j], games, seed, workers, fmt=fmt, progress=progress)
+        result = evaluate(specs[i], specs[j], games, seed, workers, fmt=fmt, progress=progress, backend=backend)
         results.append(result)
         if on_result is not None:
             on_result(result)

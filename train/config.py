@@ -47,7 +47,9 @@ class Config:
     loss: str = "bce"
     """bce (cross-entropy on the five sigmoids) or mse"""
     workers: int = 0
-    """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible)"""
+    """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible). With --backend ray: self-play actors, 0 for one per cluster CPU less one"""
+    ray_staleness: int = 0
+    """with --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the actors"""
     threads: int = 1
     """torch threads in the trainer process"""
     checkpoint_every: int = 20_000
@@ -77,6 +79,7 @@ class Config:
             (self.learning_rate > 0 and self.final_learning_rate > 0, "learning rates must be > 0"),
             (self.games_per_update >= 1, "games_per_update must be >= 1"),
             (self.workers >= 0 and self.threads >= 1, "workers must be >= 0 and threads >= 1"),
+            (self.ray_staleness >= 0, "ray_staleness must be >= 0"),
             (self.checkpoint_every >= 1 and self.eval_every >= 0 and self.eval_games >= 0, "bad checkpoint/eval interval"),
             (self.log_every >= 1, "log_every must be >= 1"),
         ]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gammon.backend import LOCAL, Backend, require_ray
 from gammon.encoding import encode_batch
 from gammon.net import OUTPUTS, Architecture, build_module, load_model, save_model, weights_from_state
 from train.checkpoint import load_checkpoint, save_checkpoint
@@ -47,14 +48,20 @@ def schedule(start: float, end: float, cfg: Config, games: int) -> float:
     return start + (end - start) * frac
 
 
-def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progress: bool = True) -> Path:
+def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progress: bool = True,
+          backend: Backend = LOCAL) -> Path:
     """Train (or continue training) and return the run folder.
+
+    ``backend`` says where self-play runs: this machine (``workers``
+    processes, or the trainer itself) or Ray actors (:mod:`train.ray_source`).
 
     The folder holds ``checkpoint.pt`` (to resume), ``model.pt`` (the latest
     model file), ``models/model-<games>.pt`` (one per evaluation),
     ``eval.jsonl`` (evaluation results), ``config.json`` and the TensorBoard
     event files.
     """
+    if backend.is_ray:
+        require_ray()
     import torch
     import torch.nn.functional as F
     from torch.utils.tensorboard import SummaryWriter
@@ -87,14 +94,28 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
         rng.bit_generator.state = state["rng_numpy"]
         torch.set_rng_state(state["rng_torch"])
 
+    def current_weights():
+        return weights_from_state(model.state_dict(), arch)
+
+    # -- self-play source (before the run folder, so a backend that fails leaves none) --
+    if backend.is_ray:
+        from train.ray_source import RaySource
+
+        source = RaySource(backend, cfg.workers, current_weights(), cfg.seed, games,
+                           unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
+    elif cfg.workers == 0:
+        source = InlineSource(current_weights(), rng)
+    else:
+        source = WorkerPool(cfg.workers, current_weights(), cfg.seed, games)
+
     run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
     (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
     writer = SummaryWriter(str(run_dir))
     if state is None:
         writer.add_text("hyperparameters", hyperparameter_table(cfg))
-
-    def current_weights():
-        return weights_from_state(model.state_dict(), arch)
+    if backend.is_ray:
+        writer.add_text("backend", f"{backend.describe()}: {source.actors} self-play actors, "
+                                   f"self-play {source.inflight} updates behind the learner")
 
     def checkpoint() -> None:
         save_checkpoint(run_dir, {
@@ -106,12 +127,6 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             "rng_numpy": rng.bit_generator.state, "rng_torch": torch.get_rng_state(),
         })
         save_model(run_dir / "model.pt", model.state_dict(), arch, games_trained=games, config=cfg.as_dict())
-
-    # -- self-play source ------------------------------------------------------------
-    if cfg.workers == 0:
-        source = InlineSource(current_weights(), rng)
-    else:
-        source = WorkerPool(cfg.workers, current_weights(), cfg.seed, games)
 
     stop = {"requested": False}
 
@@ -176,6 +191,8 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                 means = probs.detach().mean(dim=0).cpu().numpy()
                 for name, value in zip(OUTPUTS, means):
                     writer.add_scalar(f"outputs/{name}", float(value), games)
+                for name, value in getattr(source, "stats", dict)().items():
+                    writer.add_scalar(f"ray/{name}", value, games)
 
             # -- evaluate, checkpoint ---------------------------------------------------------
             if next_eval is not None and games >= next_eval:

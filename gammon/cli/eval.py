@@ -10,9 +10,11 @@ import argparse
 import json
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from gammon.arena import Format, Result, RoundRobin, evaluate, new_seed, round_robin
+from gammon.backend import Backend, add_backend_arguments, backend_from_args, ray_session
 from gammon.cli import CommandError
 
 NAME = "eval"
@@ -25,30 +27,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--round-robin", action="store_true", help="play every pair of the bots and fit Elo-style ratings")
     parser.add_argument("--match", type=int, default=0, metavar="LEN", help="play LEN-point matches (with the cube and the Crawford rule) and report the match-win rate")
     parser.add_argument("--cube", action="store_true", help="money games with the doubling cube (default: cubeless)")
-    parser.add_argument("--workers", type=int, default=None, metavar="W", help=f"worker processes (default: all {os.cpu_count()} cores)")
+    parser.add_argument("--workers", type=int, default=None, metavar="W",
+                        help=f"worker processes (default: all {os.cpu_count()} cores); with --backend ray, actors (default: one per cluster CPU)")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="run seed (default: drawn and printed, so the run can be repeated)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--chart", type=Path, default=None, metavar="PNG", help="round robin: where to draw the ratings chart (default ratings.png)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = Format(match_length=args.match, cube=args.cube)
     fmt.check()
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
+    backend = backend_from_args(args)
+    workers = args.workers
+    if workers is None and not backend.is_ray:
+        workers = os.cpu_count() or 1
+    if workers is not None and workers < 1:
         raise CommandError(f"invalid --workers {workers}: expected at least 1")
     for path in (args.json, args.chart):
         if path is not None and not path.parent.is_dir():
             raise CommandError(f"cannot write {path}: no directory {path.parent}")
     seed = args.seed if args.seed is not None else new_seed()
+    # One Ray session for the whole command (a round robin's pairings share it).
+    with ray_session(backend) if backend.is_ray else nullcontext():
+        return _run(args, fmt, seed, workers, backend)
+
+
+def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, backend: Backend) -> int:
     progress = not args.quiet
     if args.round_robin:
         if len(args.bots) < 2:
             raise CommandError("--round-robin needs at least two bots")
         games = 200 if args.games is None else args.games
         print(f"round robin of {', '.join(args.bots)}: {games} duplicate-dice {fmt.describe()} per pair, seed {seed}", flush=True)
-        table = round_robin(args.bots, games, seed, workers, fmt=fmt, progress=progress, on_result=_print_result)
+        table = round_robin(args.bots, games, seed, workers, fmt=fmt, progress=progress, on_result=_print_result, backend=backend)
         print(table.summary())
         chart = args.chart or Path("ratings.png")
         draw_ratings(table, chart)
@@ -59,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.bots) != 2:
         raise CommandError(f"expected two bots, got {len(args.bots)} (use --round-robin for more)")
     games = 1000 if args.games is None else args.games
-    result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress)
+    result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress, backend=backend)
     print(result.summary())
     extra = (f" --match {fmt.match_length}" if fmt.match_length else "") + (" --cube" if fmt.cube else "")
     print(f"  reproduce: gammon eval {args.bots[0]} {args.bots[1]} --games {games}{extra} --seed {seed}")

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from gammon.backend import add_backend_arguments, backend_from_args, require_ray
 from gammon.cli import CommandError
 
 NAME = "train"
@@ -28,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                         help="where the network trains (self-play always runs on the CPU); auto: cuda when present")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
     from train.config import load_config
     from train.loop import train
 
+    backend = backend_from_args(args)
+    if backend.is_ray:
+        require_ray()  # say how to install it before anything is written
     if args.resume:
         if args.config:
             raise CommandError("--resume takes the run's own config; change values with --set")
@@ -51,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         device = "cuda" if torch.cuda.is_available() else "cpu"
     elif device == "cuda" and not torch.cuda.is_available():
         raise CommandError("--device cuda: no CUDA device is available")
-    run_dir = train(cfg, resume=Path(args.resume) if args.resume else None, device=device, progress=not args.no_progress)
+    run_dir = train(cfg, resume=Path(args.resume) if args.resume else None, device=device,
+                    progress=not args.no_progress, backend=backend)
     summary = {"run_dir": str(run_dir), "model": str(run_dir / "model.pt")}
     print(json.dumps(summary))
     return 0
