@@ -6,7 +6,7 @@ written by hand in :mod:`gammon.bots.features`, and so is the choice of terms
 each level knows. Only the weight of each term was fitted, by this script, so
 that each level ranks the legal plays of a position as GNU Backgammon's 0-ply
 neural network ranks them. GNU Backgammon is a yardstick for our neural
-network (``gammon eval``, ``train/evaluate.py``), which never learns from it:
+network (``gammon eval`` and the trainer's evaluation matches), which never learns from it:
 the network learns from its own self-play only.
 
 The procedure, in two steps:

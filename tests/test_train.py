@@ -165,27 +165,13 @@ def test_worker_processes_feed_the_trainer(tmp_path, capsys):
     assert load_model(run_dir / "model.pt").games_trained == 32
 
 
-def test_pubeval_yardstick_plays_moves_our_generator_knows():
-    pytest.importorskip("gnubg_nn")
-    import gnubg_nn
-
-    from train.evaluate import apply_gnubg_move, gnubg_board
-
-    rng = np.random.default_rng(2)
-    b = np.asarray(Position.initial().board, np.int8)
-    for _ in range(300):
-        d1, d2 = (int(v) for v in rng.integers(1, 7, 2))
-        after, _, over = generate(b, d1, d2)
-        result = apply_gnubg_move(b, gnubg_nn.pub_best_move(gnubg_board(b), d1, d2))
-        assert (after == result).all(axis=1).any()
-        i = rng.integers(len(after))
-        b = np.asarray(Position.initial().board, np.int8) if over[i] else after[i]
-
-
 def test_a_duplicate_match_of_a_net_against_itself_is_even():
-    from train.evaluate import NetChooser, duplicate_match
+    # The trainer's evaluation is the arena's duplicate-dice match: a net against
+    # itself wins each pair's two games back and forth, exactly even.
+    from gammon.arena import evaluate
+    from gammon.bots.neural import NeuralBot
 
     arch = Architecture(hidden=8)
-    net = NetChooser(weights_from_state(build_module(arch, seed=3).state_dict(), arch))
-    result = duplicate_match(net, net, 20, seed=1, name="itself")
-    assert result.games == 20 and result.ppg == 0.0 and result.stderr == 0.0
+    weights = weights_from_state(build_module(arch, seed=3).state_dict(), arch)
+    result = evaluate(NeuralBot(weights), NeuralBot(weights), 20, seed=1)
+    assert result.games == 20 and result.ppg == 0.0 and result.ci95 == (0.0, 0.0)

@@ -5,6 +5,6 @@
 * :mod:`train.selfplay` -- whole self-play games in one Numba call per game
 * :mod:`train.td` -- lambda-return targets over whole games
 * :mod:`train.workers` -- self-play in the trainer process or in worker processes
+* :mod:`train.ray_source` -- self-play on Ray actors (`--backend ray`)
 * :mod:`train.checkpoint` -- atomic checkpoints with RNG states, for exact resumes
-* :mod:`train.evaluate` -- short duplicate-dice matches against pubeval and the heuristic levels
 """

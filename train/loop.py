@@ -214,23 +214,29 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
 
 def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architecture, games: int, writer, bar) -> None:
-    """Short duplicate matches against ``eval_opponents``; log, append to eval.jsonl, snapshot the model."""
-    from train.evaluate import NetChooser, duplicate_match, make_opponent
+    """Short duplicate-dice matches (:func:`gammon.arena.evaluate`) of the 0-ply net
+    against ``eval_opponents``; log them, append to eval.jsonl, snapshot the model."""
+    from gammon.arena import evaluate
+    from gammon.bots.neural import NeuralBot
+    from gammon.errors import GammonError
 
     save_model(run_dir / "models" / f"model-{games:09d}.pt", model_state, arch, games_trained=games, config=cfg.as_dict())
-    net = NetChooser(weights_from_state(model_state, arch))
+    net = NeuralBot(weights_from_state(model_state, arch))
+    eval_games = max(2, cfg.eval_games + cfg.eval_games % 2)  # duplicate dice: whole pairs
     for spec in cfg.eval_opponents:
-        try:
-            opponent = make_opponent(spec, seed=cfg.seed)
-        except Exception as exc:  # an opponent not installed or not written yet
-            bar.write(f"eval: skipping {spec} ({type(exc).__name__}: {exc})")
-            continue
         started = time.perf_counter()
-        result = duplicate_match(net, opponent, cfg.eval_games, seed=cfg.seed + games, name=spec)
+        try:
+            result = evaluate(net, spec, eval_games, seed=cfg.seed + games, workers=1)
+        except (GammonError, ImportError) as exc:  # an opponent not installed (pubeval needs gnubg-nn)
+            bar.write(f"eval: skipping {spec} ({exc})")
+            continue
         writer.add_scalar(f"eval/{spec}_ppg", result.ppg, games)
         writer.add_scalar(f"eval/{spec}_win_rate", result.win_rate, games)
         record = {"games_trained": games, "opponent": spec, "games": result.games, "ppg": result.ppg,
-                  "stderr": result.stderr, "win_rate": result.win_rate, "seconds": time.perf_counter() - started}
+                  "stderr": result.half_width / 1.96, "ci95": list(result.ci95), "win_rate": result.win_rate,
+                  "seed": result.seed, "seconds": time.perf_counter() - started}
         with open(run_dir / "eval.jsonl", "a") as fh:
             fh.write(json.dumps(record) + "\n")
-        bar.write(f"eval at {games} games: {result}")
+        lo, hi = result.ci95
+        bar.write(f"eval at {games} games: {spec}: {result.ppg:+.3f} ppg (95% CI {lo:+.3f} .. {hi:+.3f}), "
+                  f"wins {result.win_rate:.1%}, {result.games} games")
