@@ -18,7 +18,7 @@ from numba import njit
 
 from gammon.encoding import N_INPUTS
 from gammon.movegen import generate
-from gammon.net import Weights, cross_file_kernel, play_equities, refresh_kernel_caches
+from gammon.net import Weights, cross_file_kernel, final_points, play_equities, refresh_kernel_caches
 from gammon.position import Position
 
 #: Rolls drawn per call; a game longer than this continues in another call.
@@ -59,16 +59,7 @@ def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_
         cur = after[best].copy()
         if over[best]:
             boards_out[t + 1] = cur
-            left = 0
-            back = cur[25] > 0
-            for q in range(1, 25):
-                if cur[q] > 0:
-                    left += cur[q]
-                    if q >= 19:
-                        back = True
-            left += cur[25]
-            points = 1 if left < 15 else (3 if back else 2)
-            return t + 1, points
+            return t + 1, final_points(cur)
     boards_out[m] = cur
     return m, 0
 

@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
         efficiency = CONTACT_EFFICIENCY
     if match_length == 0 and tuple(score) != (0, 0):
         raise CommandError(f"invalid --score {args.score!r} without --match: money play has no score")
-    decision = decide(
-        probs,
+    situation = dict(
         match_length=match_length,
         score=(score[0], score[1]),
         cube=cube,
@@ -66,22 +65,11 @@ def run(args: argparse.Namespace) -> int:
         cube_efficiency=efficiency,
         jacoby=args.jacoby,
         beavers=args.beavers,
-        met=load_met(args.met) if args.met else None,
     )
+    decision = decide(probs, **situation, met=load_met(args.met) if args.met else None)
     if args.json:
-        situation = dict(
-            probs=probs,
-            match_length=match_length,
-            score=score,
-            cube=cube,
-            owner=args.owner,
-            crawford=args.crawford,
-            cube_efficiency=efficiency,
-            jacoby=args.jacoby,
-            beavers=args.beavers,
-        )
         result = asdict(decision) | {"cube_available": decision.cube_available, "equity": decision.equity}
-        print(json.dumps({"input": situation, "decision": result}, indent=2))
+        print(json.dumps({"input": {"probs": probs, **situation}, "decision": result}, indent=2))
     else:
         print(format_hint(decision, probs, match_length, tuple(score), cube, args.owner, args.crawford, digits))
     return 0
