@@ -175,3 +175,13 @@ def test_a_duplicate_match_of_a_net_against_itself_is_even():
     weights = weights_from_state(build_module(arch, seed=3).state_dict(), arch)
     result = evaluate(NeuralBot(weights), NeuralBot(weights), 20, seed=1)
     assert result.games == 20 and result.ppg == 0.0 and result.ci95 == (0.0, 0.0)
+
+
+def test_a_config_value_of_the_wrong_type_is_named(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('total_games = "many"\n')
+    with pytest.raises(ConfigError, match=r"bad .*bad\.toml: total_games = 'many' should be of type int"):
+        load_config(bad)
+    fine = tmp_path / "fine.toml"
+    fine.write_text("learning_rate = 1\n")  # an integer where a float is expected is fine
+    assert load_config(fine).learning_rate == 1.0

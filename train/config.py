@@ -96,6 +96,15 @@ class Config:
         unknown = sorted(set(data) - names)
         if unknown:
             raise ConfigError(f"unknown key(s) in {source}: {', '.join(unknown)}")
+        defaults = cls().as_dict()
+        for key, value in data.items():
+            default = defaults[key]
+            if default is None or (isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)):
+                continue
+            if type(value) is not type(default):
+                raise ConfigError(
+                    f"bad {source}: {key} = {value!r} should be of type {type(default).__name__}, like {default!r}"
+                )
         try:
             return cls(**data)
         except TypeError as exc:
