@@ -73,7 +73,20 @@ def from_gnubg_board(board: Any) -> np.ndarray:
     return out.astype(np.int8)
 
 
-class PubevalBot:
+class _GnubgNNBot:
+    """What both gnubg-nn players share: they need the extra, never double and always take."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        _gnubg_nn()  # fail now, not at the first move
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool:
+        return False
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool:
+        return True
+
+
+class PubevalBot(_GnubgNNBot):
     """Tesauro's pubeval: the legal play whose resulting position pubeval scores highest.
 
     Each resulting position goes to ``gnubg_nn.pub_eval_score`` as GNU
@@ -86,9 +99,6 @@ class PubevalBot:
 
     name = "pubeval"
 
-    def __init__(self, seed: int | None = None) -> None:
-        _gnubg_nn()  # fail now, not at the first move
-
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays = position.legal_plays(dice)
         if len(plays) == 1:
@@ -100,20 +110,11 @@ class PubevalBot:
         scores = [score(b) for b in gnubg_boards(plays.after).tolist()]
         return plays[int(np.argmax(scores))]
 
-    def offer_double(self, position: Position, cube: CubeState) -> bool:
-        return False
 
-    def accept_double(self, position: Position, cube: CubeState) -> bool:
-        return True
-
-
-class GnubgBot:
+class GnubgBot(_GnubgNNBot):
     """GNU Backgammon's 0-ply neural network choice."""
 
     name = "gnubg"
-
-    def __init__(self, seed: int | None = None) -> None:
-        _gnubg_nn()  # fail now, not at the first move
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays = position.legal_plays(dice)
@@ -129,12 +130,6 @@ class GnubgBot:
         if found.size:
             return plays[int(found[0])]
         raise GammonError(f"gnubg chose a play outside our legal plays in {position.position_id()} with {dice}")
-
-    def offer_double(self, position: Position, cube: CubeState) -> bool:
-        return False
-
-    def accept_double(self, position: Position, cube: CubeState) -> bool:
-        return True
 
 
 def load_external(spec: str, **options: Any) -> PubevalBot | GnubgBot:
