@@ -27,7 +27,6 @@ and evaluation never load it.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import math
 import os
 import pickle
@@ -38,6 +37,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+
+from gammon.jitcache import cross_file
 
 from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS, encode_into
 from gammon.errors import GammonError
@@ -126,53 +127,6 @@ class Weights:
 
 # -- Numba kernels -------------------------------------------------------------
 
-# Numba caches each compiled function beside its own source file and does not
-# notice when a function it calls from another file changes: a kernel that
-# inlines ``movegen.generate`` or ``encoding.encode_into`` would keep the old
-# rules or inputs. Such kernels are registered here and
-# :func:`refresh_kernel_caches` drops their cache when those files change.
-_KERNELS: list = []
-_CHECKED: set = set()
-
-
-def cross_file_kernel(dispatcher):
-    """Register a cached Numba function that calls into movegen, encoding or net."""
-    _KERNELS.append(dispatcher)
-    return dispatcher
-
-
-def refresh_kernel_caches() -> None:
-    """Drop the Numba cache of registered kernels compiled against other versions of their dependencies.
-
-    Called before first use by the self-play player, the neural bot and the
-    evaluators; cheap after the first call in a process.
-    """
-    pending = [k for k in _KERNELS if id(k) not in _CHECKED]
-    if not pending:
-        return
-    from gammon import encoding, movegen
-
-    digest = hashlib.sha256()
-    for path in (movegen.__file__, encoding.__file__, __file__):
-        digest.update(Path(path).read_bytes())
-    for kernel in pending:
-        _CHECKED.add(id(kernel))
-        source = Path(kernel.py_func.__code__.co_filename)
-        key = hashlib.sha256(digest.digest() + source.read_bytes()).hexdigest()
-        stamp = source.parent / "__pycache__" / f"{source.stem}.{kernel.py_func.__name__}.deps"
-        try:
-            if stamp.is_file() and stamp.read_text() == key:
-                continue
-            cache = getattr(kernel, "_cache", None)
-            if cache is not None and hasattr(cache, "flush"):
-                cache.flush()
-            stamp.parent.mkdir(exist_ok=True)
-            stamp.write_text(key)
-        except OSError:  # a read-only install: nothing cached to go stale
-            pass
-
-
-
 @njit(cache=True, fastmath=True)
 def forward_into(x, n, w1, b1, w2, b2, act, out):
     """Probabilities of rows ``x[:n]`` into ``out[:n]`` (sparse first layer)."""
@@ -223,7 +177,7 @@ def final_points(after) -> int:
     return 3 if back else 2
 
 
-@cross_file_kernel
+@cross_file
 @njit(cache=True)
 def play_equities(after, over, x, probs, w1, b1, w2, b2, act, equities):
     """Score candidate plays: ``equities[i]`` is the mover's cubeless equity after play ``i``.

@@ -18,7 +18,8 @@ from numba import njit
 
 from gammon.encoding import N_INPUTS
 from gammon.movegen import generate
-from gammon.net import Weights, cross_file_kernel, final_points, play_equities, refresh_kernel_caches
+from gammon.jitcache import cross_file, refresh
+from gammon.net import Weights, final_points, play_equities
 from gammon.position import Position
 
 #: Rolls drawn per call; a game longer than this continues in another call.
@@ -26,7 +27,7 @@ DICE_CHUNK = 256
 _START = np.ascontiguousarray(Position.initial().board, np.int8)
 
 
-@cross_file_kernel
+@cross_file
 @njit(cache=True)
 def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_p):
     """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
@@ -96,7 +97,7 @@ class SelfPlayer:
     """
 
     def __init__(self, weights: Weights) -> None:
-        refresh_kernel_caches()
+        refresh()
         self.weights = weights
         self._x = np.empty((64, N_INPUTS), np.float32)
         self._p = np.empty((64, 5), np.float32)

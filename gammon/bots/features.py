@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from gammon import movegen
+from gammon.jitcache import cross_file, refresh
 
 #: The scalar evaluation terms, in column order.
 TERMS: tuple[str, ...] = (
@@ -458,6 +459,7 @@ def value(after: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return out
 
 
+@cross_file
 @njit(cache=True)
 def _lookahead_into(after, reply_weights, value_weights, out) -> None:
     scores = np.empty(1, np.float64)
@@ -498,6 +500,7 @@ def lookahead(after: np.ndarray, reply_weights: np.ndarray, value_weights: np.nd
     >>> bool(-0.2 < v[0] < -0.05)
     True
     """
+    refresh()
     after = np.ascontiguousarray(after, dtype=np.int8)
     reply = np.ascontiguousarray(reply_weights, dtype=np.float64)
     value = reply if value_weights is None else np.ascontiguousarray(value_weights, dtype=np.float64)

@@ -27,6 +27,7 @@ import numpy as np
 from gammon.bots.base import CubeState, cube_decision
 from gammon.encoding import N_INPUTS, encode_into
 from gammon.movegen import generate
+from gammon.jitcache import refresh
 from gammon.net import (
     Model,
     ModelFileError,
@@ -35,7 +36,6 @@ from gammon.net import (
     forward_into,
     load_model,
     play_equities,
-    refresh_kernel_caches,
     sanitize,
 )
 from gammon.play import Play
@@ -108,7 +108,7 @@ class NeuralBot:
     def __init__(self, weights: Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16) -> None:
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
-        refresh_kernel_caches()
+        refresh()
         self.weights = weights
         self.plies = plies
         self.prune = prune

@@ -1,0 +1,94 @@
+"""gammon.jitcache: cached Numba kernels that call into other files are recompiled when those files change."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import types
+from pathlib import Path
+
+from numba.core.registry import CPUDispatcher
+
+from gammon import jitcache
+
+KERNEL_MODULES = ("gammon.movegen", "gammon.encoding", "gammon.net", "gammon.bots.features", "train.selfplay")
+
+
+def _kernels(module):
+    return [(name, obj) for name, obj in vars(module).items()
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__]
+
+
+def _callees(kernel):
+    """The Numba functions ``kernel`` names, directly or as ``module.attribute``."""
+    found = []
+    names = kernel.py_func.__code__.co_names
+    for name in names:
+        value = kernel.py_func.__globals__.get(name)
+        if isinstance(value, CPUDispatcher):
+            found.append(value)
+        elif isinstance(value, types.ModuleType):
+            found += [getattr(value, a) for a in names if isinstance(getattr(value, a, None), CPUDispatcher)]
+    return found
+
+
+def test_every_kernel_calling_another_file_is_marked_cross_file():
+    root = Path(jitcache.__file__).parent
+    for module_name in KERNEL_MODULES:
+        module = importlib.import_module(module_name)
+        for name, kernel in _kernels(module):
+            foreign = [c for c in _callees(kernel) if inspect.getfile(c.py_func) != inspect.getfile(kernel.py_func)]
+            if not foreign:
+                continue
+            assert kernel in jitcache._kernels, f"{module_name}.{name} calls {foreign} but is not marked cross_file"
+            for callee in foreign:
+                source = Path(inspect.getfile(callee.py_func)).resolve().relative_to(root.resolve())
+                assert source.as_posix() in jitcache.SOURCES, f"{source} is not in jitcache.SOURCES"
+
+
+class _FakeCache:
+    def __init__(self):
+        self.flushed = 0
+
+    def flush(self):
+        self.flushed += 1
+
+
+def _fake_kernel(tmp_path: Path):
+    source = tmp_path / "kernels.py"
+    source.write_text("def kernel():\n    return 1\n")
+    namespace: dict = {}
+    exec(compile(source.read_text(), str(source), "exec"), namespace)
+    return types.SimpleNamespace(py_func=namespace["kernel"], _cache=_FakeCache())
+
+
+def test_refresh_drops_a_cache_compiled_against_other_sources(tmp_path, monkeypatch):
+    kernel = _fake_kernel(tmp_path)
+    monkeypatch.setattr(jitcache, "_kernels", [kernel])
+    monkeypatch.setattr(jitcache, "_checked", set())
+    stamp = jitcache.stamp_path(kernel)
+    stamp.parent.mkdir()
+    stamp.write_text("compiled against an older movegen")
+
+    jitcache.refresh()
+    assert kernel._cache.flushed == 1
+    current = stamp.read_text()
+    assert current != "compiled against an older movegen"
+
+    # A new process with the same sources keeps the cache.
+    monkeypatch.setattr(jitcache, "_checked", set())
+    jitcache.refresh()
+    assert kernel._cache.flushed == 1 and stamp.read_text() == current
+
+
+def test_refresh_drops_the_cache_when_a_dependency_changes(tmp_path, monkeypatch):
+    kernel = _fake_kernel(tmp_path)
+    monkeypatch.setattr(jitcache, "_kernels", [kernel])
+    monkeypatch.setattr(jitcache, "_checked", set())
+    jitcache.refresh()
+    flushed = kernel._cache.flushed
+
+    monkeypatch.setattr(jitcache, "sources_digest", lambda: b"a changed movegen.py")
+    monkeypatch.setattr(jitcache, "_checked", set())
+    jitcache.refresh()
+    assert kernel._cache.flushed == flushed + 1
