@@ -48,7 +48,7 @@ import torch  # noqa: E402
 
 from gammon.arena import evaluate, mean_ci95  # noqa: E402
 from gammon.backend import LOCAL, Backend  # noqa: E402
-from gammon.net import Architecture, load_model, weights_from_state  # noqa: E402
+from gammon.net import load_model, weights_from_state  # noqa: E402
 from train.config import load_config  # noqa: E402
 from train.loop import train  # noqa: E402
 from train.selfplay import SelfPlayer  # noqa: E402

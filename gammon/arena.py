@@ -169,13 +169,14 @@ def play_game(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Ou
 def _play_with_cube(seats: Sequence[Bot], dice: DiceSource, fmt: Format) -> Outcome:
     """A money game with the cube, or a whole match, through :mod:`gammon.match`."""
     from gammon import match
+    from gammon.records import Rules
 
     if fmt.match_length:
         record = match.play_match(seats[0], seats[1], fmt.match_length, dice)
         games = record.games
         points = 1 if record.winner == 0 else -1
     else:
-        games = [match.play_game(seats[0], seats[1], dice, rules=match.Rules(cube=True))]
+        games = [match.play_game(seats[0], seats[1], dice, rules=Rules(cube=True))]
         points = games[0].points if games[0].winner == 0 else -games[0].points
     results = tuple(g.result if g.winner == 0 else -g.result for g in games)
     turns = sum(len(g.plays()) for g in games)
@@ -349,7 +350,7 @@ class Result:
         data = asdict(self)
         data["ci95"] = list(self.ci95)
         data["games_per_second"] = self.games_per_second
-        data["dice"] = f"duplicate: pair i plays SeededDice(seed * 2**32 + i) twice, seats swapped"
+        data["dice"] = "duplicate: pair i plays SeededDice(seed * 2**32 + i) twice, seats swapped"
         if records:
             data["records"] = [asdict(r) for r in self.records]
         else:

@@ -34,3 +34,7 @@ class InvalidDiceError(GammonError):
 
 class GameOverError(GammonError):
     """A move asked of a position whose game has ended."""
+
+
+class MatchError(GammonError):
+    """Bad match input (rules, a starting state) or a player breaking the protocol."""

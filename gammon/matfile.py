@@ -1,6 +1,6 @@
 """The ``.mat`` match format (Jellyfish text) that GNU Backgammon and eXtreme Gammon import.
 
-:func:`write_mat` lays a :class:`~gammon.match.MatchRecord` out the way GNU
+:func:`write_mat` lays a :class:`~gammon.records.MatchRecord` out the way GNU
 Backgammon's own ``export match mat`` does; :func:`read_mat` reads such a
 file back (ours or GNU Backgammon's) and replays every play through the
 rules engine.
@@ -45,7 +45,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gammon.errors import GammonError
-from gammon.match import Action, GameRecord, MatchRecord, Rules, points_for
+from gammon.records import Action, GameRecord, MatchRecord, Rules, points_for
 from gammon.play import Move
 from gammon.position import Position
 

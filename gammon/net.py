@@ -294,8 +294,6 @@ class Model:
 
 def save_model(path: str | os.PathLike, state: dict, arch: Architecture, *, games_trained: int, config: dict | None = None, **metadata: Any) -> None:
     """Write a model file atomically (temporary file in the same folder, then rename)."""
-    import torch
-
     record = {
         "format": MODEL_FORMAT,
         "format_version": MODEL_FORMAT_VERSION,

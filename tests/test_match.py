@@ -13,19 +13,9 @@ import pytest
 from gammon.bots.random_bot import RandomBot
 from gammon.dice import ScriptedDice, SeededDice
 from gammon.ids import MatchState
-from gammon.match import (
-    GameRecord,
-    Match,
-    MatchError,
-    QuitMatch,
-    Resignation,
-    Rules,
-    Table,
-    play_game,
-    play_match,
-    points_for,
-)
-from gammon.errors import IllegalPlayError
+from gammon.errors import IllegalPlayError, MatchError
+from gammon.match import Match, QuitMatch, Resignation, Table, play_game, play_match
+from gammon.records import GameRecord, Rules, points_for
 from gammon.position import Position
 
 

@@ -14,7 +14,8 @@ import pytest
 from gammon.bots.random_bot import RandomBot
 from gammon.dice import ScriptedDice, SeededDice
 from gammon.ids import MatchState
-from gammon.match import Match, Rules, play_match
+from gammon.match import Match, play_match
+from gammon.records import Rules
 from gammon.matfile import MatFileError, move_text, read_mat, save_mat, write_mat
 from gammon.play import Move
 from gammon.position import Position

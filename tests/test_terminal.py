@@ -17,7 +17,8 @@ from gammon.cli.play import bot_seed
 from gammon.cli.tournament import play_tournament
 from gammon.dice import ScriptedDice, SeededDice
 from gammon.ids import MatchState
-from gammon.match import Match, QuitMatch, Resignation, Rules, play_match
+from gammon.match import Match, QuitMatch, Resignation, play_match
+from gammon.records import Rules
 from gammon.matfile import read_mat
 from gammon.position import Position
 

@@ -29,7 +29,8 @@ from typing import Any, TextIO
 from gammon.board_text import draw_board
 from gammon.bots.base import Bot, CubeState
 from gammon.errors import GammonError
-from gammon.match import RESIGN_NAMES, Action, QuitMatch, Resignation, Table
+from gammon.match import QuitMatch, Resignation, Table
+from gammon.records import RESIGN_NAMES, Action
 from gammon.play import Play
 from gammon.position import Dice, Position
 

@@ -10,7 +10,8 @@ from typing import TextIO
 from gammon.bots.human import draw_table
 from gammon.cli import CommandError
 from gammon.cli.play import Narrator, bot_seed, check_save_path, dice_for, load_bot, run_match, strongest_bot
-from gammon.match import Action, Match, Rules, Table
+from gammon.match import Match, Table
+from gammon.records import Action, Rules
 
 NAME = "demo"
 HELP = "watch two bots play a match (or money games), the board redrawn each turn"

@@ -13,7 +13,8 @@ from gammon.bots.human import HumanBot
 from gammon.cli import CommandError
 from gammon.dice import DiceSource, SeededDice, SystemDice
 from gammon.errors import GammonError
-from gammon.match import Action, Match, MatchRecord, QuitMatch, Rules, Table
+from gammon.match import Match, QuitMatch, Table
+from gammon.records import Action, MatchRecord, Rules
 
 NAME = "play"
 HELP = "play backgammon in the terminal against a bot (or --two-player), a match or a money session"

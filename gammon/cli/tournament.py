@@ -13,7 +13,8 @@ from gammon.bots.human import HumanBot
 from gammon.cli import CommandError
 from gammon.cli.play import Narrator, _stdin_pause, bot_seed, dice_for, load_bot, run_match, strongest_bot
 from gammon.dice import DiceSource
-from gammon.match import Match, MatchRecord, Observer, Rules
+from gammon.match import Match, Observer
+from gammon.records import MatchRecord, Rules
 
 NAME = "tournament"
 HELP = "four rounds against stronger and stronger bots (5-, 7-, 11- and 15-point matches); a loss ends it"
