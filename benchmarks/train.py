@@ -56,7 +56,7 @@ def training_rate(model_path: str | None, games: int, workers: int) -> tuple[flo
         if model_path:
             sets.append(f"init_model={model_path}")
         # warm up: load the Numba kernels and torch outside the timing
-        train(load_config(ROOT / "configs" / "td.toml", ["total_games=16", "eval_every=0", f"runs_dir={runs}/warm"]), progress=False)
+        train(load_config(ROOT / "configs" / "td.toml", ["total_games=16", "workers=0", "eval_every=0", f"runs_dir={runs}/warm"]), progress=False)
         start = time.perf_counter()
         run_dir = train(load_config(ROOT / "configs" / "td.toml", sets), progress=False)
         overall = games / (time.perf_counter() - start)
@@ -142,6 +142,7 @@ def main() -> int:
     parser.add_argument("--naive-games", type=int, default=10)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--positions", type=int, default=200, help="positions per latency measurement")
+    parser.add_argument("--note", default="nothing else running", help="what else the machine was doing, for the record")
     args = parser.parse_args()
     torch.set_num_threads(1)
 
@@ -164,7 +165,7 @@ def main() -> int:
         "## Training (`benchmarks/train.py`)",
         "",
         f"Machine: {os.cpu_count()}-core {platform.machine()} VM, Python {platform.python_version()}, torch {torch.__version__} (CPU), "
-        f"other jobs running on the machine (a `gammon train` run holds one core). Network: {arch.inputs} inputs, "
+        f"{args.note}. Network: {arch.inputs} inputs, "
         f"{arch.hidden} {arch.activation} hidden units, 5 outputs (`configs/td.toml`), started from {source}. "
         f"{args.games} games per training figure; baseline over {args.naive_games} games.",
         "",
