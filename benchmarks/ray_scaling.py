@@ -15,6 +15,10 @@ from ``models/td.pt`` (realistic game lengths):
 5. the arena (``gammon eval``, the net against pubeval) on local processes
    and on Ray actors, checking that the records are identical.
 
+``device`` measures only what a GPU changes (3 and 4, and the training loop
+with ``--device cpu`` and ``--device cuda`` at 16 and 256 games per update);
+it needs no Ray and takes a few minutes, for a machine lent with a GPU.
+
 ``strength`` trains the same recipe (``configs/td-quick.toml``) with self-play
 in the trainer (no lag) and on Ray (self-play ``ray_staleness`` updates
 behind) for several seeds, and plays each run's snapshots against pubeval.
@@ -22,9 +26,10 @@ behind) for several seeds, and plays each run's snapshots against pubeval.
 Usage::
 
     python benchmarks/ray_scaling.py throughput [--games 3000] [--max-actors 2]
+    python benchmarks/ray_scaling.py device [--games 3000]
     python benchmarks/ray_scaling.py strength [--seeds 1 2] [--staleness 2 32] [--eval-games 2000]
 
-Both print Markdown for the Ray section of ``benchmarks/RESULTS.md``.
+Each prints Markdown for the Ray section of ``benchmarks/RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -92,15 +97,15 @@ def source_rate(kind: str, actors: int, games: int) -> tuple[float, float]:
         source.close()
 
 
-def training_rate(backend: Backend, workers: int, games: int) -> tuple[float, float]:
+def training_rate(backend: Backend, workers: int, games: int, device: str = "cpu", extra: tuple[str, ...] = ()) -> tuple[float, float]:
     """Games/s of the real training loop: overall (with start-up) and steady (median logged rate, second half)."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     with tempfile.TemporaryDirectory() as runs:
         sets = [f"total_games={games}", f"workers={workers}", "eval_every=0", "checkpoint_every=100000000",
-                f"runs_dir={runs}", "log_every=5", f"init_model={MODEL}"]
+                f"runs_dir={runs}", "log_every=5", f"init_model={MODEL}", *extra]
         start = time.perf_counter()
-        run_dir = train(load_config(ROOT / "configs" / "td.toml", sets), progress=False, backend=backend)
+        run_dir = train(load_config(ROOT / "configs" / "td.toml", sets), progress=False, backend=backend, device=device)
         overall = games / (time.perf_counter() - start)
         acc = EventAccumulator(str(run_dir))
         acc.Reload()
@@ -171,6 +176,51 @@ def arena_rate(backend: Backend, workers: int, games: int):
     return evaluate(str(MODEL), "pubeval", games=games, seed=7, workers=workers, backend=backend)
 
 
+def network() -> str:
+    """``models/td.pt`` and its layer sizes, for the headers."""
+    arch = load_model(MODEL).arch
+    return f"`models/td.pt` ({arch.inputs}-{arch.hidden}-{arch.outputs})"
+
+
+def device_tables() -> tuple[list[str], list[str]]:
+    """Markdown rows: the learner by device and batch, inference by engine and batch."""
+    learner = ["| device | games per update | learner games/s | positions/s |", "|---|---|---|---|"]
+    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    for device in devices:
+        for batch in (16, 64, 256, 1024):
+            g, p = learner_rate(batch, device)
+            learner.append(f"| {device} | {batch} | {g:.0f} | {p:.0f} |")
+    if "cuda" not in devices:
+        learner.append("| cuda | 16 .. 1024 | not measured: no GPU on this machine | |")
+    engines = ["numba", "cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    infer = ["| positions per call | " + " | ".join(f"{e} positions/s" for e in engines) + " |",
+             "|---" * (len(engines) + 1) + "|"]
+    for batch in (1, 20, 100, 1000):
+        infer.append(f"| {batch} | " + " | ".join(f"{inference_rate(batch, e):.0f}" for e in engines) + " |")
+    if "cuda" not in engines:
+        infer.append("| (cuda) | not measured: no GPU on this machine | |")
+    return learner, infer
+
+
+def device(args) -> str:
+    """What a GPU changes: the learner, inference, and ``gammon train --device``."""
+    torch.set_num_threads(1)
+    cores = os.cpu_count() or 1
+    workers = max(1, cores - 1)
+    learner, infer = device_tables()
+    loop = ["| `gammon train` | games per update | overall games/s (with start-up) | steady games/s |", "|---|---|---|---|"]
+    for dev in ["cpu"] + (["cuda"] if torch.cuda.is_available() else []):
+        for update in (16, 256):
+            overall, steady = training_rate(LOCAL, workers, args.games, dev, (f"games_per_update={update}", "log_every=1"))
+            loop.append(f"| `--device {dev}` | {update} | {overall:.0f} | {steady:.0f} |")
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+    head = (f"Machine: {cores}-core {platform.machine()}, {gpu}, Python {platform.python_version()}, torch {torch.__version__}. "
+            f"Network: {network()}. Training loop: {workers} self-play worker process{'es' if workers > 1 else ''}, {args.games} games per figure.")
+    return "\n".join([head, "", "The learner alone (median of 5 updates):", "", *learner, "",
+                      "Inference (`numba`: the self-play kernel; `cpu`/`cuda`: torch, one thread on the CPU):", "", *infer, "",
+                      "The training loop:", "", *loop]) + "\n"
+
+
 def throughput(args) -> str:
     import ray
 
@@ -190,21 +240,7 @@ def throughput(args) -> str:
         overall, steady = training_rate(backend, workers, args.games)
         what = "in the trainer" if workers == 0 else f"{workers} {'process' if label == 'local' else 'actor'}{'s' if workers > 1 else ''}"
         loop.append(f"| `--backend {label}` | {what} | {overall:.0f} | {steady:.0f} |")
-    learner = ["| device | games per update | learner games/s | positions/s |", "|---|---|---|---|"]
-    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
-    for device in devices:
-        for batch in (16, 64, 256, 1024):
-            g, p = learner_rate(batch, device)
-            learner.append(f"| {device} | {batch} | {g:.0f} | {p:.0f} |")
-    if "cuda" not in devices:
-        learner.append("| cuda | 16 .. 1024 | not measured: no GPU on this machine | |")
-    engines = ["numba", "cpu"] + (["cuda"] if torch.cuda.is_available() else [])
-    infer = ["| positions per call | " + " | ".join(f"{e} positions/s" for e in engines) + " |",
-             "|---" * (len(engines) + 1) + "|"]
-    for batch in (1, 20, 100, 1000):
-        infer.append(f"| {batch} | " + " | ".join(f"{inference_rate(batch, e):.0f}" for e in engines) + " |")
-    if "cuda" not in engines:
-        infer.append("| (cuda) | not measured: no GPU on this machine | |")
+    learner, infer = device_tables()
     arena = ["| `gammon eval models/td.pt pubeval` | workers | games/s (with start-up) | records identical to local, 1 process |", "|---|---|---|---|"]
     reference = arena_rate(LOCAL, 1, args.arena_games)
     arena.append(f"| `--backend local` | 1 | {reference.games_per_second:.0f} | (reference) |")
@@ -216,7 +252,7 @@ def throughput(args) -> str:
             arena.append(f"| `--backend {label}` | {n} | {result.games_per_second:.0f} | {'yes' if result.records == reference.records else 'NO'} |")
     ray.shutdown()
     head = (f"Machine: {cores}-core {platform.machine()} VM, Python {platform.python_version()}, torch {torch.__version__}, "
-            f"Ray {ray.__version__}; a local Ray with {cores} CPUs. Network: `models/td.pt` (211-128-5). "
+            f"Ray {ray.__version__}; a local Ray with {cores} CPUs. Network: {network()}. "
             f"{args.games} games per self-play and training figure, {args.arena_games} per arena figure.")
     return "\n".join([head, "", "Self-play alone:", "", *rows, "", "The training loop:", "", *loop, "",
                       "The learner alone (median of 5 updates):", "", *learner, "",
@@ -272,7 +308,7 @@ def strength(args) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", nargs="?", default="throughput", choices=("throughput", "strength"))
+    parser.add_argument("part", nargs="?", default="throughput", choices=("throughput", "device", "strength"))
     parser.add_argument("--games", type=int, default=None, help="throughput: games per figure (3000); strength: games trained (30000)")
     parser.add_argument("--arena-games", type=int, default=4000)
     parser.add_argument("--max-actors", type=int, default=os.cpu_count() or 1)
@@ -283,9 +319,9 @@ def main() -> int:
     parser.add_argument("--eval-seed", type=int, default=2024)
     parser.add_argument("--runs", default=tempfile.mkdtemp(prefix="ray-strength-"))
     args = parser.parse_args()
-    if args.part == "throughput":
+    if args.part in ("throughput", "device"):
         args.games = args.games or 3000
-        print(throughput(args))
+        print(throughput(args) if args.part == "throughput" else device(args))
     else:
         args.games = args.games or 30000
         print(strength(args))
