@@ -38,10 +38,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from gammon.jitcache import cross_file
-
 from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS, encode_into
 from gammon.errors import GammonError
+from gammon.jitcache import cross_file
 
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 #: Activation codes of the Numba kernels.

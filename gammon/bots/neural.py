@@ -26,8 +26,8 @@ import numpy as np
 
 from gammon.bots.base import CubeState, cube_decision
 from gammon.encoding import N_INPUTS, encode_into
-from gammon.movegen import generate
 from gammon.jitcache import refresh
+from gammon.movegen import generate
 from gammon.net import (
     Model,
     ModelFileError,
