@@ -129,3 +129,23 @@ def test_probabilities_are_consistent(weights):
     for plies in (0, 1):
         p = bot.probabilities(MIDGAME, plies)
         assert p.shape == (5,) and 0 <= p[2] <= p[1] <= p[0] <= 1 and p[4] <= p[3] <= 1 - p[0]
+
+
+def test_shipped_model_matches_its_recipe_and_card():
+    """models/td.pt, configs/td.toml and models/README.md describe the same network."""
+    from pathlib import Path
+
+    from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
+    from gammon.net import load_model
+    from train.config import load_config
+
+    root = Path(__file__).resolve().parents[1]
+    model = load_model(root / "models" / "td.pt")
+    recipe = load_config(root / "configs" / "td.toml")
+    card = (root / "models" / "README.md").read_text()
+    arch = model.arch
+    assert (arch.encoding, arch.encoding_version, arch.inputs) == (ENCODING_NAME, ENCODING_VERSION, N_INPUTS)
+    assert (arch.hidden, arch.activation) == (recipe.hidden, recipe.activation)
+    assert 0 < model.games_trained <= recipe.total_games
+    assert f"{arch.hidden} {arch.activation} hidden units" in card.lower()
+    assert f"| games trained | {model.games_trained:,}" in card
