@@ -89,6 +89,15 @@ def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
                     out[row, base + 3] = (n - 3) * 0.5
 
 
+@njit(cache=True, inline="always")
+def _rearmost(b: np.ndarray) -> int:
+    """The point (25 = bar) of the side on roll's farthest-back checker; 0 when none is left."""
+    for p in range(25, 0, -1):
+        if b[p] > 0:
+            return p
+    return 0
+
+
 @njit(cache=True)
 def shot_rolls(b: np.ndarray) -> int:
     """Rolls out of 36 with which the side on roll in ``b`` can hit a blot of the other side.
@@ -151,11 +160,7 @@ def escape_rolls(b: np.ndarray) -> int:
     A roll escapes when the point at the sum of the dice is not held by the
     other side (2+ checkers) and the two single-die points are not both held.
     """
-    n = 0
-    for p in range(25, 0, -1):
-        if b[p] > 0:
-            n = p
-            break
+    n = _rearmost(b)
     total = 0
     for r in range(21):
         hi = _ROLL_HI[r]
@@ -234,11 +239,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 194] = (15 - mine) / 15.0
         out[row, 195] = (15 - theirs) / 15.0
         # Contact: my rearmost checker is behind their rearmost checker.
-        my_back = 0
-        for p in range(25, 0, -1):
-            if b[p] > 0:
-                my_back = p
-                break
+        my_back = _rearmost(b)
         their_back = 25
         for p in range(0, 25):
             if b[p] < 0:
