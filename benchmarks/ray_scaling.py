@@ -54,9 +54,9 @@ import torch  # noqa: E402
 from gammon.arena import evaluate, mean_ci95  # noqa: E402
 from gammon.backend import LOCAL, Backend  # noqa: E402
 from gammon.net import load_model, weights_from_state  # noqa: E402
-from train.config import load_config  # noqa: E402
-from train.loop import train  # noqa: E402
-from train.selfplay import SelfPlayer  # noqa: E402
+from gammon.train.config import load_config  # noqa: E402
+from gammon.train.loop import train  # noqa: E402
+from gammon.train.selfplay import SelfPlayer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "models" / "td.pt"
@@ -74,8 +74,8 @@ def trained_weights():
 
 def source_rate(kind: str, actors: int, games: int) -> tuple[float, float]:
     """Start-up seconds and steady games/s of a game source fed new weights every 16 games."""
-    from train.ray_source import RaySource
-    from train.workers import InlineSource, WorkerPool
+    from gammon.train.ray_source import RaySource
+    from gammon.train.workers import InlineSource, WorkerPool
 
     weights = trained_weights()
     start = time.perf_counter()
@@ -119,7 +119,7 @@ def learner_rate(batch: int, device: str, repeats: int = 5) -> tuple[float, floa
 
     from gammon.encoding import encode_batch
     from gammon.net import build_module
-    from train.td import batch_states, lambda_returns
+    from gammon.train.td import batch_states, lambda_returns
 
     model_file = load_model(MODEL)
     module = build_module(model_file.arch, seed=1).to(device)

@@ -40,9 +40,9 @@ from gammon.encoding import encode_board  # noqa: E402
 from gammon.movegen import generate  # noqa: E402
 from gammon.net import Architecture, build_module, load_model, weights_from_state  # noqa: E402
 from gammon.position import Position  # noqa: E402
-from train.config import load_config  # noqa: E402
-from train.loop import train  # noqa: E402
-from train.selfplay import SelfPlayer  # noqa: E402
+from gammon.train.config import load_config  # noqa: E402
+from gammon.train.loop import train  # noqa: E402
+from gammon.train.selfplay import SelfPlayer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

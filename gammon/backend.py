@@ -8,7 +8,7 @@ Ray's own rule: ``$RAY_ADDRESS``, else a cluster started on this machine with
 optional extra, ``pip install gammon[ray]``; it is imported only when the Ray
 backend is asked for.
 
-Both Ray users (self-play in :mod:`train.ray_source`, the arena in
+Both Ray users (self-play in :mod:`gammon.train.ray_source`, the arena in
 :mod:`gammon.arena_ray`) keep their actors in an :class:`ActorPool`, which
 replaces an actor that dies. Their work units carry their own seeds and are
 accounted for by number on the driver, so a unit lost with an actor is

@@ -11,7 +11,7 @@ from numba.core.registry import CPUDispatcher
 
 from gammon import jitcache
 
-KERNEL_MODULES = ("gammon.movegen", "gammon.encoding", "gammon.net", "gammon.bots.features", "train.selfplay")
+KERNEL_MODULES = ("gammon.movegen", "gammon.encoding", "gammon.net", "gammon.bots.features", "gammon.train.selfplay")
 
 
 def _kernels(module):

@@ -137,7 +137,7 @@ def test_shipped_model_matches_its_recipe_and_card():
 
     from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
     from gammon.net import load_model
-    from train.config import load_config
+    from gammon.train.config import load_config
 
     root = Path(__file__).resolve().parents[1]
     model = load_model(root / "models" / "td.pt")

@@ -143,7 +143,7 @@ def test_training_on_ray_checkpoints_logs_and_resumes(ray, tmp_path, capsys):
 
 @needs_ray
 def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
-    from train.ray_source import RaySource
+    from gammon.train.ray_source import RaySource
 
     arch = Architecture(hidden=8)
     weights = [weights_from_state(build_module(arch, seed=s).state_dict(), arch) for s in range(5)]
@@ -168,7 +168,7 @@ def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
 
 @needs_ray
 def test_a_self_play_actor_killed_mid_run_changes_nothing(ray, tmp_path, monkeypatch, capsys):
-    from train import ray_source
+    from gammon.train import ray_source
 
     # Given an undisturbed run on two actors
     assert main(tiny(tmp_path / "calm", "total_games=96")) == 0

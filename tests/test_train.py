@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 import torch
 
-import train.config
-import train.selfplay
-import train.td
+import gammon.train.config
+import gammon.train.selfplay
+import gammon.train.td
 from gammon.cli import main
 from gammon.movegen import generate
 from gammon.net import Architecture, Weights, build_module, final_points, load_model, weights_from_state
 from gammon.position import Position
-from train.config import ConfigError, load_config
-from train.selfplay import SelfPlayer
-from train.td import flip, lambda_returns
+from gammon.train.config import ConfigError, load_config
+from gammon.train.selfplay import SelfPlayer
+from gammon.train.td import flip, lambda_returns
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -40,7 +40,7 @@ def final_weights(run_dir: Path) -> dict[str, torch.Tensor]:
     return torch.load(run_dir / "checkpoint.pt", weights_only=True)["model"]
 
 
-@pytest.mark.parametrize("module", [train.td, train.config, train.selfplay])
+@pytest.mark.parametrize("module", [gammon.train.td, gammon.train.config, gammon.train.selfplay])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 

@@ -2,7 +2,7 @@
 
 Each iteration: take ``games_per_update`` new self-play games, encode every
 position a player faced, run the network once over them, turn its outputs
-into lambda-return targets (:mod:`train.td`), take one optimizer step on the
+into lambda-return targets (:mod:`gammon.train.td`), take one optimizer step on the
 cross-entropy between outputs and targets, and hand the new weights to the
 self-play players. Around that: TensorBoard scalars, evaluation matches,
 checkpoints, and a clean stop on Ctrl-C.
@@ -20,10 +20,10 @@ import numpy as np
 from gammon.backend import LOCAL, Backend, require_ray
 from gammon.encoding import encode_batch
 from gammon.net import OUTPUTS, Architecture, build_module, load_model, save_model, weights_from_state
-from train.checkpoint import load_checkpoint, save_checkpoint
-from train.config import Config, ConfigError, field_docs
-from train.td import batch_states, lambda_returns
-from train.workers import InlineSource, WorkerPool
+from gammon.train.checkpoint import load_checkpoint, save_checkpoint
+from gammon.train.config import Config, ConfigError, field_docs
+from gammon.train.td import batch_states, lambda_returns
+from gammon.train.workers import InlineSource, WorkerPool
 
 
 def new_run_dir(cfg: Config) -> Path:
@@ -53,7 +53,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     """Train (or continue training) and return the run folder.
 
     ``backend`` says where self-play runs: this machine (``workers``
-    processes, or the trainer itself) or Ray actors (:mod:`train.ray_source`).
+    processes, or the trainer itself) or Ray actors (:mod:`gammon.train.ray_source`).
 
     The folder holds ``checkpoint.pt`` (to resume), ``model.pt`` (the latest
     model file), ``models/model-<games>.pt`` (one per evaluation),
@@ -99,7 +99,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
     if backend.is_ray:
-        from train.ray_source import RaySource
+        from gammon.train.ray_source import RaySource
 
         source = RaySource(backend, cfg.workers, current_weights(), cfg.seed, games,
                            unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)

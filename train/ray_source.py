@@ -1,4 +1,4 @@
-"""Self-play on Ray actors: the third game source, beside those of :mod:`train.workers`.
+"""Self-play on Ray actors: the third game source, beside those of :mod:`gammon.train.workers`.
 
 The learner (the training loop) stays in the driver process and trains where
 it was told to (``--device``); self-play actors, one CPU each, anywhere on the
@@ -45,7 +45,7 @@ import numpy as np
 
 from gammon.backend import ActorPool, Backend, BackendError, check_actor_count, cluster_cpus, lost_actor_errors, ray_session
 from gammon.net import Architecture, Weights
-from train.selfplay import Game, SelfPlayer
+from gammon.train.selfplay import Game, SelfPlayer
 
 
 class SelfPlayActor:
@@ -86,7 +86,7 @@ class RaySource:
     """Self-play units on ``actors`` Ray actors, taken in order (see the module docstring).
 
     ``games(n)``, ``publish(weights)`` and ``close()`` as the sources of
-    :mod:`train.workers`; ``stats()`` gives counters for TensorBoard.
+    :mod:`gammon.train.workers`; ``stats()`` gives counters for TensorBoard.
     """
 
     def __init__(self, backend: Backend, actors: int, weights: Weights, seed: int, start_games: int,

@@ -22,7 +22,7 @@ import signal
 import numpy as np
 
 from gammon.net import Architecture, Weights
-from train.selfplay import Game, SelfPlayer
+from gammon.train.selfplay import Game, SelfPlayer
 
 #: Games a worker sends per message.
 CHUNK = 4

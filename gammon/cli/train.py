@@ -14,7 +14,7 @@ HELP = "train a TD-Gammon network by self-play (TD(lambda)) from a TOML recipe"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from train.config import Config, field_docs
+    from gammon.train.config import Config, field_docs
 
     docs = field_docs()
     defaults = Config().as_dict()
@@ -35,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import torch
 
-    from train.checkpoint import load_checkpoint
-    from train.config import load_config
-    from train.loop import train
+    from gammon.train.checkpoint import load_checkpoint
+    from gammon.train.config import load_config
+    from gammon.train.loop import train
 
     backend = backend_from_args(args)
     if backend.is_ray:
