@@ -117,7 +117,7 @@ def learner_rate(batch: int, device: str, repeats: int = 5) -> tuple[float, floa
     """Games/s and positions/s one learner absorbs: encode, forward, lambda-returns, backward, Adam step."""
     import torch.nn.functional as F
 
-    from gammon.encoding import encode_batch
+    from gammon.engine.encoding import encode_batch
     from gammon.net import build_module
     from gammon.train.td import batch_states, lambda_returns
 
@@ -148,8 +148,9 @@ def learner_rate(batch: int, device: str, repeats: int = 5) -> tuple[float, floa
 
 def inference_rate(batch: int, engine: str, repeats: int = 200) -> float:
     """Positions/s of one forward pass over ``batch`` encoded positions from self-play."""
-    from gammon.encoding import encode_batch
-    from gammon.net import build_module, probabilities
+    from gammon.engine.encoding import encode_batch
+    from gammon.engine.network import probabilities
+    from gammon.net import build_module
 
     weights = trained_weights()
     boards = np.concatenate([g.boards for g in SelfPlayer(weights).play_many(np.random.default_rng(4), 40)])

@@ -36,8 +36,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from gammon.bots.neural import NeuralBot  # noqa: E402
-from gammon.encoding import encode_board  # noqa: E402
-from gammon.movegen import generate  # noqa: E402
+from gammon.engine.encoding import encode_board  # noqa: E402
+from gammon.engine.movegen import generate  # noqa: E402
 from gammon.net import Architecture, build_module, load_model, weights_from_state  # noqa: E402
 from gammon.position import Position  # noqa: E402
 from gammon.train.config import load_config  # noqa: E402

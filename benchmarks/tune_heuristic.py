@@ -2,7 +2,7 @@
 
 Where the weights of :mod:`gammon.bots.heuristic` come from. The heuristic bots
 are hand-designed: the evaluation terms (pips, blots, shots, primes, ...) are
-written by hand in :mod:`gammon.bots.features`, and so is the choice of terms
+written by hand in :mod:`gammon.engine.terms`, and so is the choice of terms
 each level knows. Only the weight of each term was fitted, by this script, so
 that each level ranks the legal plays of a position as GNU Backgammon's 0-ply
 neural network ranks them. GNU Backgammon is a yardstick for our neural
@@ -78,7 +78,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.bots import features as ft
+from gammon.engine import terms as ft
+from gammon.outcomes import results
 from gammon.bots import load
 from gammon.bots.external import cubeless_equity, gnubg_boards
 from gammon.bots.heuristic import LEVELS, WIN_LOGISTIC, HeuristicBot
@@ -156,7 +157,7 @@ def gnubg_chances(after: np.ndarray) -> np.ndarray:
     """gnubg 0-ply (win, win gammon, lose gammon) for the player who just moved in each of ``after``."""
     import gnubg_nn
 
-    won = ft.outcomes(after)
+    won = results(after)
     out = np.zeros((len(after), 3))
     for i, board in enumerate(gnubg_boards(after).tolist()):
         if won[i] > 0:
@@ -223,7 +224,7 @@ def centred(x: np.ndarray, dec: np.ndarray) -> np.ndarray:
 def fit_ranking(
     X: np.ndarray, dec: np.ndarray, y: np.ndarray, going_on: np.ndarray, columns: Sequence[str], absolute: float = 0.0
 ) -> np.ndarray:
-    """Weights (a full :data:`gammon.bots.features.FEATURES` vector) that rank each decision's plays like ``y``.
+    """Weights (a full :data:`gammon.engine.terms.FEATURES` vector) that rank each decision's plays like ``y``.
 
     Least squares of the centred ``y`` on the centred ``columns`` of ``X``,
     over the rows whose game goes on (the means include every row of the
@@ -250,7 +251,7 @@ def fit_win_logistic(estimate: np.ndarray, win: np.ndarray) -> tuple[float, floa
 def fit_levels(data: Decisions) -> dict[int, np.ndarray]:
     """The five levels' weight vectors fitted on ``data`` (see the module doc)."""
     X = ft.features(data.after)
-    going_on = ft.outcomes(data.after) == 0
+    going_on = results(data.after) == 0
     fitted = {}
     for level, columns in KNOWS.items():
         absolute = ABSOLUTE_WEIGHT if level == 5 else 0.0
@@ -381,7 +382,7 @@ def report(
         c = lookahead_quality(test, LEVELS[5].vector, LEVELS[LEVELS[5].reply_level].vector, n)
         print(f"\nLevel 5 with its lookahead, first {n} decisions: "
               f"fitted agree {q.agree:.1%} lost {q.loss:.4f}; committed agree {c.agree:.1%} lost {c.loss:.4f}")
-    going_on = ft.outcomes(test.after) == 0
+    going_on = results(test.after) == 0
     y = test.y[going_on]
     for name, w in (("fitted", fitted[5]), ("committed", LEVELS[5].vector)):
         error = ft.value(test.after[going_on], w) - y
@@ -423,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     train = Decisions.load(args.data)
     test = Decisions.load(args.test) if args.test else train
     fitted = fit_levels(train)
-    going_on = ft.outcomes(train.after) == 0
+    going_on = results(train.after) == 0
     a, b = fit_win_logistic(ft.value(train.after[going_on], fitted[5]), train.p[going_on, 0])
     print(f"# Fitted on {train.decisions} decisions ({len(train.y)} candidate plays) from {', '.join(args.data)}")
     print("# by benchmarks/tune_heuristic.py; paste over the tables in gammon/bots/heuristic.py.\n")

@@ -48,10 +48,12 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from gammon.engine.analysis import in_contact, rearmost, their_rearmost
 from gammon.errors import GammonError
 from gammon.met import MatchEquityTable, default_met
+from gammon.outcomes import equity
 
 if TYPE_CHECKING:  # pragma: no cover
     from gammon.position import Position
@@ -63,12 +65,20 @@ __all__ = [
     "OWNERS",
     "CubeDecision",
     "CubeInputError",
+    "CubeState",
+    "Owner",
+    "cube_decision",
     "decide",
+    "may_double",
+    "owner_seen_by",
     "position_efficiency",
     "race_efficiency",
 ]
 
-OWNERS = ("centre", "me", "opponent")
+#: Who holds the cube, seen from one player. (A match's state records the seat
+#: instead, -1 centred, 0 or 1, as GNU Backgammon's Match ID does: :func:`owner_seen_by`.)
+Owner = Literal["centre", "me", "opponent"]
+OWNERS: tuple[Owner, ...] = ("centre", "me", "opponent")
 #: The cube is not turned beyond this value.
 MAX_CUBE = 64
 #: GNU Backgammon's default cube efficiencies.
@@ -128,6 +138,94 @@ class CubeDecision:
         return min(self.double_take, self.double_pass)
 
 
+def owner_seen_by(seat: int, player: int) -> Owner:
+    """The cube owner as ``player`` sees it, from the owning seat (-1 centred, 0 or 1).
+
+    >>> owner_seen_by(-1, 0), owner_seen_by(1, 1), owner_seen_by(0, 1)
+    ('centre', 'me', 'opponent')
+    """
+    return "centre" if seat == -1 else "me" if seat == player else "opponent"
+
+
+def _other_side(owner: Owner) -> Owner:
+    return "opponent" if owner == "me" else "me" if owner == "opponent" else "centre"
+
+
+def may_double(cube: int, owner: Owner, *, away: int = 0, crawford: bool = False, cube_cap: int = MAX_CUBE) -> bool:
+    """The rule of when a player may double (before their own roll): the one copy of it.
+
+    Never in the Crawford game, never when the opponent owns the cube, never
+    beyond ``cube_cap``, and in a match (``away`` > 0: the points the player
+    still needs) only while the cube is live for them: a player whose
+    current cube already wins the match has nothing to double for (this is
+    also what keeps the post-Crawford leader from doubling).
+
+    Given: a 5-point match at 4-2 after the Crawford game, cube centred
+    When: the leader (1-away) is on roll
+    Then: the leader may not double; the trailer (3-away) may
+
+    >>> may_double(1, "centre", away=1), may_double(1, "centre", away=3)
+    (False, True)
+    >>> may_double(64, "me"), may_double(2, "opponent")
+    (False, False)
+    """
+    return (
+        not crawford
+        and owner != "opponent"
+        and cube * 2 <= cube_cap
+        and (away == 0 or away > cube)
+    )
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The match situation a cube decision sees, from the deciding player's side.
+
+    ``match_length`` 0 is money play; ``score`` is (deciding player, opponent);
+    ``owner`` says who holds the cube; ``crawford`` marks the Crawford game;
+    ``jacoby`` and ``beavers`` are the money-play options in force.
+    """
+
+    cube: int = 1
+    owner: Owner = "centre"
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    cube_cap: int = MAX_CUBE
+    jacoby: bool = False
+    beavers: bool = False
+
+    def may_double(self) -> bool:
+        """Whether the deciding player may offer a double now (:func:`may_double`)."""
+        away = self.match_length - self.score[0] if self.match_length else 0
+        return may_double(self.cube, self.owner, away=away, crawford=self.crawford, cube_cap=self.cube_cap)
+
+
+def cube_decision(probs: Sequence[float], position: Position, cube: CubeState, *, deciding_on_roll: bool) -> CubeDecision:
+    """:func:`decide` for a bot's cube hook: what every bot's ``offer_double`` and ``accept_double`` ask.
+
+    ``probs`` are the cubeless probabilities of the player on roll (the
+    doubler); ``cube`` is seen from the deciding bot, which is the doubler
+    when ``deciding_on_roll`` and the taker otherwise.
+
+    >>> from gammon import Position
+    >>> cube_decision((0.9, 0.0, 0.0, 0.0, 0.0), Position.initial(), CubeState(), deciding_on_roll=False).response
+    'pass'
+    """
+    return decide(
+        tuple(float(p) for p in probs),
+        match_length=cube.match_length,
+        score=cube.score if deciding_on_roll else (cube.score[1], cube.score[0]),
+        cube=cube.cube,
+        owner=cube.owner if deciding_on_roll else _other_side(cube.owner),
+        crawford=cube.crawford,
+        cube_efficiency=position_efficiency(position),
+        jacoby=cube.jacoby,
+        beavers=cube.beavers,
+        cube_cap=cube.cube_cap,
+    )
+
+
 def race_efficiency(pips: int) -> float:
     """Cube efficiency in a race with ``pips`` for the player on roll (GNU Backgammon's line).
 
@@ -149,11 +247,9 @@ def position_efficiency(position: Position) -> float:
     0.6
     """
     board = position.board
-    mine = [i for i in range(26) if board[i] > 0]
-    theirs = [i for i in range(26) if board[i] < 0]
-    if mine and theirs and max(mine) > min(theirs):
+    if in_contact(board):
         return CONTACT_EFFICIENCY
-    if (not mine or max(mine) <= 6) and (not theirs or min(theirs) >= 19):
+    if rearmost(board) <= 6 and their_rearmost(board) >= 19:
         return BEAROFF_EFFICIENCY
     return race_efficiency(position.pip_counts()[0])
 
@@ -170,6 +266,7 @@ def decide(
     jacoby: bool = False,
     beavers: bool = False,
     met: MatchEquityTable | None = None,
+    cube_cap: int = MAX_CUBE,
 ) -> CubeDecision:
     """The cube decision of the player on roll.
 
@@ -178,7 +275,8 @@ def decide(
     roll, opponent); ``owner`` is "centre", "me" or "opponent".
     ``cube_efficiency`` is the x of the cubeless-to-cubeful model (see
     :func:`position_efficiency`). ``jacoby`` and ``beavers`` are money-play
-    rules; ``met`` defaults to Kazaross-XG2.
+    rules; ``met`` defaults to Kazaross-XG2; ``cube_cap`` is the highest cube
+    (:func:`may_double`).
 
     Given: 5-point match, 1-away (me) against 3-away after the Crawford game
     When: I am on roll
@@ -188,13 +286,13 @@ def decide(
     'No double (the cube is dead for the player on roll)'
     """
     p, wg, wbg, lg, lbg = _check_probs(probs)
-    _check_state(match_length, score, cube, owner, crawford, cube_efficiency, met)
+    _check_state(match_length, score, cube, owner, crawford, cube_efficiency, met, cube_cap)
     if match_length == 0:
-        return _decide_money((p, wg, wbg, lg, lbg), cube, owner, cube_efficiency, jacoby, beavers)
+        return _decide_money((p, wg, wbg, lg, lbg), cube, owner, cube_efficiency, jacoby, beavers, cube_cap)
     table = met if met is not None else default_met()
     if match_length > table.length:
         raise CubeInputError(f"invalid match length {match_length}: the table {table.name!r} covers {table.length} points")
-    state = _Score(table, match_length - score[0], match_length - score[1], crawford)
+    state = _Score(table, match_length - score[0], match_length - score[1], crawford, cube_cap)
     return _decide_match((p, wg, wbg, lg, lbg), state, cube, owner, cube_efficiency)
 
 
@@ -222,11 +320,17 @@ def _check_probs(probs: Sequence[float]) -> tuple[float, float, float, float, fl
     return p, wg, wbg, lg, lbg
 
 
-def _check_state(match_length, score, cube, owner, crawford, efficiency, met) -> None:
+def _is_power_of_two(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1 and not value & (value - 1)
+
+
+def _check_state(match_length, score, cube, owner, crawford, efficiency, met, cube_cap) -> None:
     if owner not in OWNERS:
         raise CubeInputError(f"invalid cube owner {owner!r}: expected centre, me or opponent")
-    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube > MAX_CUBE:
-        raise CubeInputError(f"invalid cube value {cube!r}: expected a power of two from 1 to {MAX_CUBE}")
+    if not _is_power_of_two(cube_cap):
+        raise CubeInputError(f"invalid cube cap {cube_cap!r}: expected a power of two such as {MAX_CUBE}")
+    if not _is_power_of_two(cube) or cube > cube_cap:
+        raise CubeInputError(f"invalid cube value {cube!r}: expected a power of two from 1 to {cube_cap}")
     if isinstance(efficiency, bool) or not isinstance(efficiency, (int, float)) or not 0.0 <= efficiency <= 1.0:
         raise CubeInputError(f"invalid cube efficiency {efficiency!r}: expected a number from 0 to 1")
     if isinstance(match_length, bool) or not isinstance(match_length, int) or match_length < 0:
@@ -256,9 +360,8 @@ def _check_state(match_length, score, cube, owner, crawford, efficiency, met) ->
 def _money_cubeful(probs, owner: str, x: float, jacoby: bool) -> float:
     """Cubeful money equity per unit of cube with the cube at ``owner`` (Janowski)."""
     p, wg, wbg, lg, lbg = probs
-    centred = owner == "centre"
-    gammons = 0.0 if (jacoby and centred) else 1.0
-    dead = 2.0 * p - 1.0 + gammons * (wg - lg + wbg - lbg)
+    # dead cube: cubeless equity, gammons counting single under the Jacoby rule while the cube is centred
+    dead = 2.0 * p - 1.0 if (jacoby and owner == "centre") else float(equity(probs))
     if p <= _CERTAIN or p >= 1.0 - _CERTAIN:
         return dead
     won = 1.0 + (wg + wbg) / p  # average value of a game won
@@ -285,19 +388,22 @@ def _money_cubeful(probs, owner: str, x: float, jacoby: bool) -> float:
     return (1.0 - x) * dead + x * live
 
 
-def _decide_money(probs, cube, owner, x, jacoby, beavers) -> CubeDecision:
-    p, wg, wbg, lg, lbg = probs
-    cubeless = 2.0 * p - 1.0 + wg - lg + wbg - lbg
+def _decide_money(probs, cube, owner, x, jacoby, beavers, cube_cap) -> CubeDecision:
+    cubeless = float(equity(probs))
     nd = _money_cubeful(probs, owner, x, jacoby)
-    reason = ""
-    if owner == "opponent":
-        reason = "the opponent owns the cube"
-    elif cube >= MAX_CUBE:
-        reason = f"the cube is at its limit of {MAX_CUBE}"
-    if reason:
-        return _unavailable(nd, cubeless, reason, None, None)
+    if not may_double(cube, owner, cube_cap=cube_cap):
+        return _unavailable(nd, cubeless, _why_not(owner, cube_cap, crawford=False), None, None)
     dt = 2.0 * _money_cubeful(probs, "opponent", x, jacoby)
-    return _choose(nd, dt, 1.0, cubeless, wg > 0.0, owner, money_beavers=beavers)
+    return _choose(nd, dt, 1.0, cubeless, probs[1] > 0.0, owner, money_beavers=beavers)
+
+
+def _why_not(owner: str, cube_cap: int, crawford: bool) -> str:
+    """Why :func:`may_double` says no, in GNU Backgammon's words."""
+    if crawford:
+        return "Crawford game: no doubling"
+    if owner == "opponent":
+        return "the opponent owns the cube"
+    return f"the cube is at its limit of {cube_cap}"
 
 
 # -- match ---------------------------------------------------------------------------------------
@@ -311,6 +417,7 @@ class _Score:
     me: int
     opp: int
     crawford: bool
+    cube_cap: int = MAX_CUBE
 
     @property
     def post_crawford(self) -> bool:
@@ -325,17 +432,7 @@ class _Score:
         return self.met.equity(self.me, self.opp + points, post_crawford=after_post)
 
     def flipped(self) -> _Score:
-        return _Score(self.met, self.opp, self.me, self.crawford)
-
-    def can_double(self, cube: int, owner: str) -> bool:
-        """GNU Backgammon's rule: not Crawford, cube live for me, not the post-Crawford leader, my cube."""
-        return (
-            not self.crawford
-            and self.me > cube
-            and not (self.post_crawford and self.me == 1)
-            and owner in ("centre", "me")
-            and cube < MAX_CUBE
-        )
+        return _Score(self.met, self.opp, self.me, self.crawford, self.cube_cap)
 
     def cube_matters(self, cube: int) -> bool:
         """Whether the cube can still change the result (else cubeful is cubeless)."""
@@ -456,13 +553,9 @@ def _decide_match(probs, score: _Score, cube: int, owner: str, x: float) -> Cube
 
     cubeless_mwc = _cubeless_mwc(probs, score, cube)
     nd_mwc = _match_cubeful(probs, score, cube, owner, x)
-    if not score.can_double(cube, owner):
-        if score.crawford:
-            reason = "Crawford game: no doubling"
-        elif owner == "opponent":
-            reason = "the opponent owns the cube"
-        elif cube >= MAX_CUBE:
-            reason = f"the cube is at its limit of {MAX_CUBE}"
+    if not may_double(cube, owner, away=score.me, crawford=score.crawford, cube_cap=score.cube_cap):
+        if score.crawford or owner == "opponent" or cube * 2 > score.cube_cap:
+            reason = _why_not(owner, score.cube_cap, score.crawford)
         else:
             reason = "the cube is dead for the player on roll"
         return _unavailable(normalise(nd_mwc), normalise(cubeless_mwc), reason, (nd_mwc, None, None), cubeless_mwc)

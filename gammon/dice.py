@@ -3,6 +3,7 @@
 A dice source is anything with ``roll() -> (d1, d2)``. ``SeededDice`` makes
 runs reproducible; ``SystemDice`` draws from the operating system's entropy
 for interactive play. Neither looks at the position, the players or the score.
+Self-play draws its rolls in blocks from a numpy generator (:func:`draw_rolls`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import random
 import secrets
 from typing import Protocol
+
+import numpy as np
 
 Dice = tuple[int, int]
 
@@ -69,16 +72,42 @@ class ScriptedDice:
         return d1
 
 
-def opening_roll(dice: DiceSource) -> tuple[int, Dice]:
-    """Each player throws one die, ties are thrown again; the higher die moves first with both dice.
+def opening_throws(dice: DiceSource) -> tuple[Dice, ...]:
+    """The opening roll, the one copy of its rule: each player throws one die, ties are thrown again.
 
-    Returns ``(first_player, (die of player 0, die of player 1))``: player 0
-    threw the first die.
+    Returns every throw (player 0's die first), ties included; the last one
+    decides: the higher die moves first, with both dice as its roll.
+
+    >>> opening_throws(ScriptedDice([(3, 3), (2, 5), (6, 6)]))
+    ((3, 3), (2, 5))
+    """
+    throws = []
+    while True:
+        throw = dice.roll()
+        throws.append(throw)
+        if throw[0] != throw[1]:
+            return tuple(throws)
+
+
+def opening_roll(dice: DiceSource) -> tuple[int, Dice]:
+    """:func:`opening_throws`, summed up as ``(first player, (die of player 0, die of player 1))``.
 
     >>> opening_roll(ScriptedDice([(3, 3), (2, 5)]))
     (1, (2, 5))
     """
-    while True:
-        first, second = dice.roll()
-        if first != second:
-            return (0 if first > second else 1), (first, second)
+    d0, d1 = opening_throws(dice)[-1]
+    return (0 if d0 > d1 else 1), (d0, d1)
+
+
+def draw_rolls(rng: np.random.Generator, n: int, opening: bool) -> np.ndarray:
+    """``n`` rolls from a numpy generator as an (n, 2) int8 array, for compiled self-play.
+
+    With ``opening`` the first roll follows the opening rule of
+    :func:`opening_throws`: never a double (a tie is thrown again), and it
+    is the roll of whoever moves first.
+    """
+    rolls = rng.integers(1, 7, size=(n, 2), dtype=np.int8)
+    if opening:
+        while rolls[0, 0] == rolls[0, 1]:
+            rolls[0] = rng.integers(1, 7, size=2, dtype=np.int8)
+    return rolls

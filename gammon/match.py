@@ -50,10 +50,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gammon.bots.base import Bot, CubeState
-from gammon.dice import DiceSource
+from gammon.bots.base import Bot
+from gammon.cube import CubeState, owner_seen_by
+from gammon.dice import DiceSource, opening_throws
 from gammon.errors import IllegalPlayError, MatchError
 from gammon.ids import MatchState
+from gammon.outcomes import worst_loss
 from gammon.play import Play
 from gammon.position import Dice, Position
 from gammon.records import RESIGN_NAMES, Action, GameRecord, MatchRecord, Rules, points_for
@@ -109,10 +111,9 @@ class Table:
 
     def cube_state(self, player: int) -> CubeState:
         """The :class:`CubeState` from ``player``'s side."""
-        owner = "centre" if self.owner == -1 else "me" if self.owner == player else "opponent"
         return CubeState(
             cube=self.cube,
-            owner=owner,
+            owner=owner_seen_by(self.owner, player),
             match_length=self.rules.match_length,
             score=(self.score[player], self.score[1 - player]),
             crawford=self.crawford,
@@ -134,9 +135,6 @@ class Table:
 
     def match_state(self) -> MatchState:
         """The state as GNU Backgammon Match ID fields (write it with ``.match_id()``)."""
-        options: dict[str, Any] = {}
-        if "jacoby" in MatchState.__dataclass_fields__:
-            options["jacoby"] = self.rules.jacoby and not self.rules.match_length
         dice = (max(self.dice), min(self.dice)) if self.dice else (0, 0)
         return MatchState(
             cube=self.cube,
@@ -150,7 +148,7 @@ class Table:
             dice=dice,
             match_length=self.rules.match_length,
             score=self.score,
-            **options,
+            jacoby=self.rules.jacoby and not self.rules.match_length,
         )
 
     def match_id(self) -> str:
@@ -276,14 +274,9 @@ class Match:
                          f"(position {self._table().position.position_id()})")
 
     def _opening(self, game: GameRecord) -> tuple[Position, Dice]:
-        """The opening roll: one die each (player 0's first), ties thrown again; the higher die moves."""
-        throws = []
-        while True:
-            d0, d1 = self.dice.roll()
-            throws.append((d0, d1))
-            if d0 != d1:
-                break
-        game.opening = tuple(throws)
+        """The opening roll (:func:`gammon.dice.opening_throws`): the higher die moves first with both dice."""
+        game.opening = opening_throws(self.dice)
+        d0, d1 = game.opening[-1]
         game.first = 0 if d0 > d1 else 1
         return Position.initial(), (max(d0, d1), min(d0, d1))
 
@@ -391,7 +384,7 @@ class Match:
         if judge is not None:
             accepted = bool(judge(t.position, value, t.cube_state(other)))
         else:
-            accepted = value >= _worst_loss(t.position)
+            accepted = value >= worst_loss(t.position.board)
         if accepted:
             t.state, t.turn = "resigned", me
             self._log(game, Action(other, "accept"))
@@ -436,16 +429,6 @@ class Match:
 
 
 _ENDED = object()
-
-
-def _worst_loss(position: Position) -> int:
-    """The most the player on roll can still lose: 1 once they bore off a checker, 3 with one in the opponent's home or on the bar."""
-    mine, _ = position.checkers()
-    if sum(mine) < 15:
-        return 1
-    if mine[24] or any(mine[18:24]):
-        return 3
-    return 2
 
 
 def play_match(

@@ -1,14 +1,12 @@
-"""The TD-Gammon network, its fast evaluation kernels, and model files.
+"""The TD-Gammon network: its architecture, its weights, and model files.
 
-One hidden layer, five sigmoid outputs, all for the player on roll:
-:data:`OUTPUTS` = win, win gammon, win backgammon, lose gammon, lose
-backgammon, each cumulative (a backgammon is also a gammon and a win).
+One hidden layer, five sigmoid outputs, all for the player on roll: the
+outcome probabilities of :data:`gammon.outcomes.OUTPUTS`.
 
 * Training uses a PyTorch module (:func:`build_module`) that returns the five
   logits.
-* Play uses :class:`Weights`, plain float32 arrays, and Numba kernels that
-  score every candidate play of a turn in one call (:func:`play_equities`),
-  with a sparse first layer: most inputs are zero.
+* Play uses :class:`Weights`, plain float32 arrays, which the compiled
+  forward pass of :mod:`gammon.engine.network` scores candidate plays with.
 * Model files (``.pt``) are a dict of plain values and tensors written with
   :func:`save_model` and read with ``torch.load(weights_only=True)`` in
   :func:`load_model`; a wrong or corrupt file raises :class:`ModelFileError`.
@@ -16,12 +14,9 @@ backgammon, each cumulative (a backgammon is also a gammon and a win).
 Torch is imported only by the functions that need it, so self-play workers
 and evaluation never load it.
 
->>> import numpy as np
 >>> w = Weights.zeros(Architecture(hidden=8))
->>> np.round(probabilities(w, np.zeros((1, w.w1.shape[0]), np.float32)), 2).tolist()
-[[0.5, 0.5, 0.5, 0.5, 0.5]]
->>> round(float(equity(np.array([0.6, 0.2, 0.01, 0.1, 0.0]))), 6)
-0.31
+>>> w.w1.shape, Weights.flat_size(w.arch) == w.flat().size
+((211, 8), True)
 """
 
 from __future__ import annotations
@@ -36,13 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS, encode_into
+from gammon.engine.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
 from gammon.errors import GammonError
-from gammon.jitcache import cross_file
 
-OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 #: Activation codes of the Numba kernels.
 ACTIVATIONS = {"relu": 0, "sigmoid": 1}
 #: ``format`` field of model files.
@@ -122,122 +114,6 @@ class Weights:
     @staticmethod
     def flat_size(arch: Architecture) -> int:
         return arch.inputs * arch.hidden + arch.hidden + 5 * arch.hidden + 5
-
-
-# -- Numba kernels -------------------------------------------------------------
-
-@njit(cache=True, fastmath=True)
-def forward_into(x, n, w1, b1, w2, b2, act, out):
-    """Probabilities of rows ``x[:n]`` into ``out[:n]`` (sparse first layer)."""
-    nin = w1.shape[0]
-    nh = w1.shape[1]
-    h = np.empty(nh, np.float32)
-    for r in range(n):
-        for j in range(nh):
-            h[j] = b1[j]
-        for i in range(nin):
-            v = x[r, i]
-            if v != 0.0:
-                for j in range(nh):
-                    h[j] += v * w1[i, j]
-        if act == 0:
-            for j in range(nh):
-                if h[j] < 0.0:
-                    h[j] = 0.0
-        else:
-            for j in range(nh):
-                h[j] = 1.0 / (1.0 + math.exp(-h[j]))
-        for k in range(5):
-            s = b2[k]
-            for j in range(nh):
-                s += h[j] * w2[k, j]
-            out[r, k] = 1.0 / (1.0 + math.exp(-s))
-
-
-@njit(cache=True, inline="always")
-def equity_after(p0, p1, p2, p3, p4):
-    """Cubeless equity for the player who moved, from probabilities of the side now on roll."""
-    return 1.0 - 2.0 * p0 + p3 + p4 - p1 - p2
-
-
-@njit(cache=True)
-def final_points(after) -> int:
-    """Points won by the mover of a game-ending play; ``after`` is the loser's view."""
-    left = 0
-    back = after[25] > 0
-    for p in range(1, 25):
-        if after[p] > 0:
-            left += after[p]
-            if p >= 19:
-                back = True
-    left += after[25]
-    if left < 15:
-        return 1
-    return 3 if back else 2
-
-
-@cross_file
-@njit(cache=True)
-def play_equities(after, over, x, probs, w1, b1, w2, b2, act, equities):
-    """Score candidate plays: ``equities[i]`` is the mover's cubeless equity after play ``i``.
-
-    ``after``/``over`` come from ``movegen.generate``; ``x`` and ``probs`` are
-    scratch buffers with at least ``len(after)`` rows. Game-ending plays get
-    their exact value (1, 2 or 3).
-    """
-    n = after.shape[0]
-    encode_into(after, x)
-    forward_into(x, n, w1, b1, w2, b2, act, probs)
-    for i in range(n):
-        if over[i]:
-            equities[i] = final_points(after[i])
-        else:
-            equities[i] = equity_after(probs[i, 0], probs[i, 1], probs[i, 2], probs[i, 3], probs[i, 4])
-
-
-# -- numpy helpers ---------------------------------------------------------------
-
-
-def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
-    """The five output probabilities for encoded rows ``x`` ((n, inputs) float32)."""
-    x = np.ascontiguousarray(x, np.float32)
-    out = np.empty((x.shape[0], 5), np.float32)
-    forward_into(x, x.shape[0], weights.w1, weights.b1, weights.w2, weights.b2, weights.act, out)
-    return out
-
-
-def evaluate_boards(weights: Weights, boards: np.ndarray) -> np.ndarray:
-    """Probabilities for the player on roll of each (n, 26) board."""
-    boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
-    x = np.empty((boards.shape[0], N_INPUTS), np.float32)
-    encode_into(boards, x)
-    return probabilities(weights, x)
-
-
-def flip_probs(p: np.ndarray) -> np.ndarray:
-    """The same outcome distribution seen by the other player.
-
-    >>> flip_probs(np.array([0.7, 0.2, 0.01, 0.05, 0.0])).tolist()
-    [0.30000000000000004, 0.05, 0.0, 0.2, 0.01]
-    """
-    p = np.asarray(p, np.float64)
-    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
-
-
-def sanitize(p: np.ndarray) -> np.ndarray:
-    """Make outputs consistent: ``win >= win gammon >= win backgammon``, same for losses."""
-    p = np.clip(np.asarray(p, np.float64), 0.0, 1.0).copy()
-    p[..., 1] = np.minimum(p[..., 1], p[..., 0])
-    p[..., 2] = np.minimum(p[..., 2], p[..., 1])
-    p[..., 3] = np.minimum(p[..., 3], 1.0 - p[..., 0])
-    p[..., 4] = np.minimum(p[..., 4], p[..., 3])
-    return p
-
-
-def equity(p: np.ndarray) -> np.ndarray:
-    """Cubeless money equity of outcome probabilities (last axis of 5)."""
-    p = np.asarray(p, np.float64)
-    return 2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
 
 
 # -- torch side ------------------------------------------------------------------

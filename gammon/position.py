@@ -7,17 +7,15 @@ from typing import overload
 
 import numpy as np
 
-from gammon import movegen
+from gammon.engine import movegen
+from gammon.engine.analysis import ROLLS
 from gammon.errors import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidPositionIdError
 from gammon.ids import decode_position_id, encode_position_id
+from gammon.outcomes import game_result
 from gammon.play import Play, parse_moves
 
 Dice = tuple[int, int]
 
-#: The 21 distinct rolls with their weight out of 36.
-ROLLS: tuple[tuple[Dice, int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
-)
 
 
 def _check_dice(dice: Dice) -> tuple[int, int]:
@@ -50,7 +48,7 @@ class Position:
     __slots__ = ("_board", "_over")
 
     def __init__(self, board: Sequence[int] | np.ndarray) -> None:
-        """Build from a 26-cell board (see :mod:`gammon.movegen`), validated."""
+        """Build from a 26-cell board (see :mod:`gammon.engine.movegen`), validated."""
         array = np.array(board, dtype=np.int64)
         _validate(array, board)
         self._board = array.astype(np.int8)
@@ -119,7 +117,7 @@ class Position:
 
     @property
     def board(self) -> np.ndarray:
-        """The read-only 26-cell board array (see :mod:`gammon.movegen`)."""
+        """The read-only 26-cell board array (see :mod:`gammon.engine.movegen`)."""
         return self._board
 
     def checkers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -221,14 +219,7 @@ class Position:
 
     def result(self) -> int:
         """Points won by the player who just moved: 1, 2 (gammon) or 3 (backgammon); 0 if the game goes on."""
-        if not self._over:
-            return 0
-        b = self._board
-        if int(b.sum()) < 15:  # the loser (on roll) has borne off a checker
-            return 1
-        if b[25] > 0 or b[19:25].max() > 0:
-            return 3
-        return 2
+        return int(game_result(self._board)) if self._over else 0
 
     # -- value semantics ----------------------------------------------------
 

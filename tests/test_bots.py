@@ -10,9 +10,12 @@ import sys
 import numpy as np
 import pytest
 
-from gammon import movegen
-from gammon.bots import Bot, CubeState, UnknownBotError, load
-from gammon.bots import features as ft
+from gammon.engine import movegen
+from gammon.bots import Bot, UnknownBotError, load
+from gammon.cube import CubeState
+from gammon.engine import terms as ft
+from gammon.engine.analysis import hit_rolls
+from gammon.outcomes import results
 from gammon.bots.heuristic import LEVELS, HeuristicBot
 from gammon.errors import GammonError
 from gammon.position import ROLLS, Position
@@ -137,7 +140,7 @@ def shots_at(distance: int) -> int:
     """Rolls (of 36) with which a lone opposing checker hits my blot ``distance`` pips away, nothing in between."""
     blot = distance + 1  # their checker on my 1 point, my blot in front of it
     me_on_roll_after = Position.from_checkers({blot: 1}, {1: 1}).flip()  # they are on roll
-    return sum(1 if a == b else 2 for a, b in ft.hit_rolls(me_on_roll_after.board))
+    return sum(1 if a == b else 2 for a, b in hit_rolls(me_on_roll_after.board))
 
 
 @pytest.mark.parametrize(
@@ -155,7 +158,7 @@ def test_a_made_point_in_between_blocks_the_combination_shots():
     # My blot 8 pips in front of their checker, and my point 4 pips in front: 4-4 and
     # 2-2 can no longer get there; 6-2, 5-3 still can (via the open 6 and 5 points away).
     position = Position.from_checkers({9: 1, 5: 2}, {1: 1}).flip()
-    rolls = ft.hit_rolls(position.board)
+    rolls = hit_rolls(position.board)
     assert (4, 4) not in rolls and (2, 2) not in rolls
     assert (6, 2) in rolls and (5, 3) in rolls
 
@@ -163,11 +166,11 @@ def test_a_made_point_in_between_blocks_the_combination_shots():
 def test_a_checker_on_the_bar_must_enter_before_it_hits():
     # Their checker on the bar, my blot on my 3 point: enters with a 3, or 2-1, or 1-1.
     position = Position.from_checkers({3: 1, 13: 2}, {0: 1}).flip()
-    assert sum(1 if a == b else 2 for a, b in ft.hit_rolls(position.board)) == 14
+    assert sum(1 if a == b else 2 for a, b in hit_rolls(position.board)) == 14
     # With two of theirs on the bar, only a die that enters on the blot hits.
     # With two of theirs on the bar both dice enter: a 3 hits, and 1-1 (both enter, one goes on).
     position = Position.from_checkers({3: 1, 13: 2}, {0: 2}).flip()
-    assert sum(1 if a == b else 2 for a, b in ft.hit_rolls(position.board)) == 12
+    assert sum(1 if a == b else 2 for a, b in hit_rolls(position.board)) == 12
 
 
 def test_shot_counting_agrees_with_the_move_generator_on_random_positions():
@@ -180,7 +183,7 @@ def test_shot_counting_agrees_with_the_move_generator_on_random_positions():
             _, steps, _ = movegen.generate(position.board, max(a, b), min(a, b))
             if (steps[:, :, 2] == 1).any():
                 brute.add((max(a, b), min(a, b)))
-        counted = set(ft.hit_rolls(position.board))
+        counted = set(hit_rolls(position.board))
         assert brute <= counted
         agree += brute == counted
         total += 1
@@ -302,7 +305,7 @@ def test_pubeval_bot_plays_the_best_pubeval_score():
     bot = load("pubeval")
     for position in POSITIONS[:8]:
         plays = position.legal_plays((6, 3))
-        if ft.outcomes(plays.after).max() > 0:
+        if results(plays.after).max() > 0:
             continue
         scores = [gnubg_nn.pub_eval_score(b) for b in gnubg_boards(plays.after).tolist()]
         assert bot.choose_play(position, (6, 3)) == plays[int(np.argmax(scores))]

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.encoding import N_INPUTS, N_RAW, encode_batch, encode_board, escape_rolls, input_names, shot_rolls
-from gammon.movegen import generate
+from gammon.engine.analysis import escape_rolls, shot_rolls
+from gammon.engine.encoding import N_INPUTS, N_RAW, encode_batch, encode_board, input_names
+from gammon.engine.movegen import generate
 
 ME, THEM = N_RAW + 1, N_RAW + 1 + 7
 PIPS, HOME, PRIME, BLOTS, BACK, SHOTS, ESCAPES = range(7)

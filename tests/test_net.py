@@ -1,4 +1,4 @@
-"""The network: Numba kernels agree with PyTorch, outputs and equity, model files."""
+"""The network: the compiled forward pass agrees with PyTorch; scoring plays; model files."""
 
 from __future__ import annotations
 
@@ -7,24 +7,11 @@ import pytest
 import torch
 
 from gammon import Position
-from gammon.encoding import N_INPUTS, encode_batch
+from gammon.engine.encoding import N_INPUTS, encode_batch
+from gammon.engine.movegen import generate
+from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
-from gammon.movegen import generate
-from gammon.net import (
-    Architecture,
-    ModelFileError,
-    Weights,
-    build_module,
-    equity,
-    final_points,
-    flip_probs,
-    load_model,
-    play_equities,
-    probabilities,
-    sanitize,
-    save_model,
-    weights_from_state,
-)
+from gammon.net import Architecture, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
 
 
 @pytest.mark.parametrize("activation", ["relu", "sigmoid"])
@@ -53,30 +40,6 @@ def test_weights_travel_flat_and_back():
     back = Weights.from_flat(w.flat(), arch)
     for name in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(getattr(w, name), getattr(back, name))
-
-
-def test_equity_and_flip():
-    p = np.array([0.7, 0.3, 0.05, 0.1, 0.01])
-    # win 0.7 -> 0.4, gammons +0.3 -0.1, backgammons +0.05 -0.01
-    assert equity(p) == pytest.approx(0.64)
-    assert equity(flip_probs(p)) == pytest.approx(-0.64)
-    assert np.allclose(flip_probs(flip_probs(p)), p)
-
-
-def test_sanitize_makes_outputs_cumulative():
-    p = sanitize(np.array([0.4, 0.5, 0.6, 0.7, 0.8]))
-    assert p.tolist() == pytest.approx([0.4, 0.4, 0.4, 0.6, 0.6])
-
-
-@pytest.mark.parametrize(
-    "loser, points",
-    [({6: 10}, 1), ({6: 13, 24: 1}, 1), ({6: 15}, 2), ({6: 10, 18: 5}, 2), ({6: 14, 19: 1}, 3), ({6: 14, 25: 1}, 3)],
-)
-def test_final_points_single_gammon_backgammon(loser, points):
-    # Given the final board seen by the loser (on roll, the winner has nothing left)
-    after = np.asarray(Position.from_checkers(loser, {}).board, np.int8)
-    # Then a loser who bore off scores 1; none off: 2; one still in the winner's home or on the bar: 3
-    assert final_points(after) == points
 
 
 def test_game_ending_plays_get_their_exact_value():

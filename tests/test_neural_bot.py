@@ -9,7 +9,7 @@ import pytest
 
 from gammon import Position
 from gammon.bots import load
-from gammon.bots.base import CubeState
+from gammon.cube import CubeState
 from gammon.bots.neural import NeuralBot, load_neural
 from gammon.errors import GammonError
 from gammon.net import Architecture, ModelFileError, Weights, build_module, save_model, weights_from_state
@@ -135,7 +135,7 @@ def test_shipped_model_matches_its_recipe_and_card():
     """models/td.pt, configs/td.toml and models/README.md describe the same network."""
     from pathlib import Path
 
-    from gammon.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
+    from gammon.engine.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
     from gammon.net import load_model
     from gammon.train.config import load_config
 

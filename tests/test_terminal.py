@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from gammon.bots.human import HumanBot, draw_table
+from gammon.tui.human import HumanBot
+from gammon.tui.table import draw_table
 from gammon.bots.random_bot import RandomBot
-from gammon.cli.play import bot_seed
+from gammon.tui.session import bot_seed
 from gammon.cli.tournament import play_tournament
 from gammon.dice import ScriptedDice, SeededDice
 from gammon.ids import MatchState
@@ -266,7 +267,7 @@ def test_a_forced_play_and_a_dance_are_played_for_you():
 
 
 def test_take_and_pass_answer_a_double():
-    from gammon.bots.base import CubeState
+    from gammon.cube import CubeState
 
     me, out = human("what\ntake\n")
     assert me.accept_double(Position.initial(), CubeState()) is True
@@ -276,7 +277,7 @@ def test_take_and_pass_answer_a_double():
 
 
 def test_roll_or_double_before_the_roll():
-    from gammon.bots.base import CubeState
+    from gammon.cube import CubeState
 
     me, _ = human("\n")
     assert me.offer_double(Position.initial(), CubeState()) is False

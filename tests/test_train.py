@@ -18,12 +18,13 @@ import gammon.train.config
 import gammon.train.selfplay
 import gammon.train.td
 from gammon.cli import main
-from gammon.movegen import generate
-from gammon.net import Architecture, Weights, build_module, final_points, load_model, weights_from_state
+from gammon.engine.movegen import generate
+from gammon.net import Architecture, Weights, build_module, load_model, weights_from_state
+from gammon.outcomes import flip, game_result
 from gammon.position import Position
 from gammon.train.config import ConfigError, load_config
 from gammon.train.selfplay import SelfPlayer
-from gammon.train.td import flip, lambda_returns
+from gammon.train.td import lambda_returns
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -73,7 +74,7 @@ def test_a_self_play_record_is_a_chain_of_legal_plays():
         assert bytes(after) in reachable
     # the final board is the loser's view: the winner (not on roll) has borne off all 15
     assert Position(boards[-1]).borne_off()[1] == 15
-    assert game.points == final_points(boards[-1])
+    assert game.points == game_result(boards[-1])
 
 
 def test_self_play_is_a_function_of_the_weights_and_the_generator():

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gammon.bots import features as ft
+from gammon.engine import terms as ft
+from gammon.outcomes import results
 from gammon.bots.heuristic import LEVELS, Level
 from gammon.position import Position
 
@@ -46,7 +47,7 @@ def labelled(tune, seed: int, weights: np.ndarray, offsets: float, noise: float)
     after = np.concatenate(afters)
     dec = np.concatenate([np.full(len(a), i) for i, a in enumerate(afters)])
     y = ft.features(after) @ weights + offsets * nrng.normal(size=len(afters))[dec] + nrng.normal(0, noise, len(dec))
-    won = ft.outcomes(after)
+    won = results(after)
     y[won > 0] = won[won > 0]  # finished games are labelled with what they won, as gnubg's are
     return tune.Decisions(after, dec, y, np.zeros((len(dec), 3)))
 
@@ -57,7 +58,7 @@ def test_the_ranking_fit_recovers_weights_whatever_each_position_is_worth(tune):
     data = labelled(tune, seed=1, weights=true, offsets=1.0, noise=0.002)
     # When level 3's terms are fitted, within each decision
     X = ft.features(data.after)
-    w = tune.fit_ranking(X, data.dec, data.y, ft.outcomes(data.after) == 0, tune.KNOWS[3])
+    w = tune.fit_ranking(X, data.dec, data.y, results(data.after) == 0, tune.KNOWS[3])
     # Then the weights come back, and the per-position worth does not leak into them
     assert np.abs(w - true).max() < 0.01
 
@@ -66,8 +67,8 @@ def test_level5s_absolute_fit_also_recovers_the_constant(tune):
     true = LEVELS[5].vector
     data = labelled(tune, seed=2, weights=true, offsets=0.0, noise=0.0)
     X = ft.features(data.after)
-    w = tune.fit_ranking(X, data.dec, data.y, ft.outcomes(data.after) == 0, tune.KNOWS[5], absolute=tune.ABSOLUTE_WEIGHT)
-    going_on = ft.outcomes(data.after) == 0
+    w = tune.fit_ranking(X, data.dec, data.y, results(data.after) == 0, tune.KNOWS[5], absolute=tune.ABSOLUTE_WEIGHT)
+    going_on = results(data.after) == 0
     assert np.abs(X[going_on] @ w - data.y[going_on]).max() < 1e-6
     assert w[ft.BIAS] == pytest.approx(true[ft.BIAS], abs=1e-6)
 
@@ -116,6 +117,6 @@ def test_collect_labels_every_candidate_with_gnubg(tune):
     again = tune.collect(games=2, seed=3, progress=False)
     assert data.decisions > 10 and np.array_equal(data.after, again.after)
     assert np.array_equal(data.y, cubeless_equity(data.after))
-    going_on = ft.outcomes(data.after) == 0
+    going_on = results(data.after) == 0
     win = data.p[going_on, 0]
     assert ((0 <= win) & (win <= 1)).all() and np.corrcoef(win, data.y[going_on])[0, 1] > 0.9

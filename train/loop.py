@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from gammon.backend import LOCAL, Backend, require_ray
-from gammon.encoding import encode_batch
-from gammon.net import OUTPUTS, Architecture, build_module, load_model, save_model, weights_from_state
+from gammon.engine.encoding import encode_batch
+from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
+from gammon.outcomes import OUTPUTS
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError, field_docs
 from gammon.train.td import batch_states, lambda_returns

@@ -4,7 +4,7 @@ A game is recorded as the boards the players faced, each seen by the player
 on roll (``boards[0]`` is the starting position), then the final board seen
 by the loser, and the points the winner scored (1, 2 or 3). Both sides play
 greedily with the same network: each turn every legal play is scored in one
-batch (:func:`gammon.net.play_equities`) and the best is taken. The dice are
+batch (:func:`gammon.engine.network.play_equities`) and the best is taken. The dice are
 drawn up front from a numpy ``Generator``, so a game is a pure function of
 the weights and the generator state (exact resumes).
 """
@@ -16,10 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gammon.encoding import N_INPUTS
-from gammon.movegen import generate
-from gammon.jitcache import cross_file, refresh
-from gammon.net import Weights, final_points, play_equities
+from gammon.dice import draw_rolls
+from gammon.engine.cache import cross_file, refresh
+from gammon.engine.encoding import N_INPUTS
+from gammon.engine.movegen import generate
+from gammon.engine.network import play_equities
+from gammon.net import Weights
+from gammon.outcomes import game_result
 from gammon.position import Position
 
 #: Rolls drawn per call; a game longer than this continues in another call.
@@ -60,7 +63,7 @@ def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_
         cur = after[best].copy()
         if over[best]:
             boards_out[t + 1] = cur
-            return t + 1, final_points(cur)
+            return t + 1, game_result(cur)
     boards_out[m] = cur
     return m, 0
 
@@ -75,15 +78,6 @@ class Game:
     @property
     def turns(self) -> int:
         return self.boards.shape[0] - 1
-
-
-def draw_dice(rng: np.random.Generator, n: int, opening: bool) -> np.ndarray:
-    """``n`` rolls as an (n, 2) int8 array; the opening roll of a game is never a double."""
-    dice = rng.integers(1, 7, size=(n, 2), dtype=np.int8)
-    if opening:
-        while dice[0, 0] == dice[0, 1]:
-            dice[0] = rng.integers(1, 7, size=2, dtype=np.int8)
-    return dice
 
 
 class SelfPlayer:
@@ -109,7 +103,7 @@ class SelfPlayer:
         parts = []
         opening = True
         while True:
-            dice = draw_dice(rng, DICE_CHUNK, opening)
+            dice = draw_rolls(rng, DICE_CHUNK, opening)
             opening = False
             turns, points = play_turns(board, dice, w.w1, w.b1, w.w2, w.b2, w.act, self._out, self._x, self._p)
             if points:

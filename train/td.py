@@ -1,7 +1,7 @@
 """TD(lambda) targets: lambda-returns over whole self-play games.
 
 Every state of a game is seen by the player on roll, so the value of the
-next state is read from the other side with :func:`flip` (win <-> lose,
+next state is read from the other side with :func:`gammon.outcomes.flip` (win <-> lose,
 gammons swapped). For a game of states ``s_0 .. s_T`` (``s_T`` final, its
 outcome ``z`` known exactly) and network outputs ``v_t``::
 
@@ -27,14 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True, inline="always")
-def _equity(p0, p1, p2, p3, p4):
-    return 2.0 * p0 - 1.0 + p1 - p3 + p2 - p4
+from gammon.engine.cache import cross_file, refresh
+from gammon.outcomes import equity5, flip_into, lost_probs
 
 
+@cross_file
 @njit(cache=True)
-def lambda_returns(v, starts, z, lam):
+def _lambda_returns(v, starts, z, lam):
     """Lambda-return targets for states ``v`` ((N, 5) probabilities, games back to back).
 
     ``starts`` (G + 1 offsets) delimits the games; ``z`` (G, 5) is each
@@ -47,43 +46,27 @@ def lambda_returns(v, starts, z, lam):
     td = np.empty(n, np.float32)
     nxt = np.empty(5, np.float64)
     ret = np.empty(5, np.float64)
+    blend = np.empty(5, np.float64)
     for g in range(starts.shape[0] - 1):
         for k in range(5):
             nxt[k] = z[g, k]
             ret[k] = z[g, k]
         for i in range(starts[g + 1] - 1, starts[g] - 1, -1):
-            b0 = (1.0 - lam) * nxt[0] + lam * ret[0]
-            b1 = (1.0 - lam) * nxt[1] + lam * ret[1]
-            b2 = (1.0 - lam) * nxt[2] + lam * ret[2]
-            b3 = (1.0 - lam) * nxt[3] + lam * ret[3]
-            b4 = (1.0 - lam) * nxt[4] + lam * ret[4]
-            # flip: the state before belongs to the other player
-            ret[0] = 1.0 - b0
-            ret[1] = b3
-            ret[2] = b4
-            ret[3] = b1
-            ret[4] = b2
+            for k in range(5):
+                blend[k] = (1.0 - lam) * nxt[k] + lam * ret[k]
+            flip_into(blend, ret)  # the state before belongs to the other player
             for k in range(5):
                 out[i, k] = ret[k]
-            td[i] = -_equity(nxt[0], nxt[1], nxt[2], nxt[3], nxt[4]) - _equity(v[i, 0], v[i, 1], v[i, 2], v[i, 3], v[i, 4])
+            td[i] = -equity5(nxt[0], nxt[1], nxt[2], nxt[3], nxt[4]) - equity5(v[i, 0], v[i, 1], v[i, 2], v[i, 3], v[i, 4])
             for k in range(5):
                 nxt[k] = v[i, k]
     return out, td
 
 
-def outcome_vector(points: int) -> np.ndarray:
-    """The exact outputs of a final state for the side on roll, who lost ``points`` (1, 2 or 3).
-
-    >>> outcome_vector(2).tolist()
-    [0.0, 0.0, 0.0, 1.0, 0.0]
-    """
-    return np.array([0.0, 0.0, 0.0, float(points >= 2), float(points >= 3)], np.float32)
-
-
-def flip(p: np.ndarray) -> np.ndarray:
-    """Outputs seen by the other player (see :func:`gammon.net.flip_probs`)."""
-    p = np.asarray(p)
-    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
+def lambda_returns(v: np.ndarray, starts: np.ndarray, z: np.ndarray, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_lambda_returns`, the compiled kernel, after the engine's cache check."""
+    refresh()
+    return _lambda_returns(v, starts, z, lam)
 
 
 def batch_states(games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,5 +74,5 @@ def batch_states(games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     boards = np.concatenate([g.boards[:-1] for g in games])
     starts = np.zeros(len(games) + 1, np.int64)
     starts[1:] = np.cumsum([g.boards.shape[0] - 1 for g in games])
-    z = np.stack([outcome_vector(g.points) for g in games])
+    z = np.stack([lost_probs(g.points) for g in games])
     return boards, starts, z

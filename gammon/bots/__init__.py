@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gammon.bots.base import Bot, CubeState
+from gammon.bots.base import Bot
 from gammon.errors import GammonError
 
-__all__ = ["Bot", "CubeState", "UnknownBotError", "load", "SPECS"]
+__all__ = ["Bot", "UnknownBotError", "load", "SPECS"]
 
 #: The spec strings :func:`load` knows besides model paths.
 SPECS = ("random", "level1", "level2", "level3", "level4", "level5", "td", "pubeval", "gnubg")
@@ -51,14 +51,36 @@ def _split_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def load(spec: str, **options: Any) -> Bot:
     """Build the bot named by ``spec``; ``options`` go to its constructor (``seed``, ``plies`` ...).
 
-    Options may also be written into the spec, as the CLI's ``--opponent``
-    and ``gammon eval`` take them: ``td:plies=1``.
+    The one bot factory: the CLI, the arena and the trainer's evaluations all
+    come here. Options may also be written into the spec, as the CLI's
+    ``--opponent`` and ``gammon eval`` take them: ``td:plies=1``. Anything
+    that stops a bot from being built (an unknown name, a missing or corrupt
+    model file, an extra that is not installed, an option the bot does not
+    take) is a one-line :class:`~gammon.errors.GammonError` naming the spec.
 
     >>> load("random", seed=3).name
     'random'
+    >>> load("level3", plies=2)
+    Traceback (most recent call last):
+    gammon.bots.UnknownBotError: bot 'level3' does not take the option plies=2
     """
     spec, written = _split_spec(spec)
     options = {**written, **options}
+    try:
+        return _build(spec, options)
+    except GammonError:
+        raise
+    except TypeError:
+        taken = ", ".join(f"{k}={v!r}" for k, v in options.items() if k != "seed")
+        raise UnknownBotError(f"bot {spec!r} does not take the option {taken or 'seed'}") from None
+    except ModuleNotFoundError as exc:
+        raise GammonError(f"cannot load bot {spec!r}: {exc.name} is not installed") from None
+    except (OSError, RuntimeError, ValueError, KeyError, EOFError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise GammonError(f"cannot load bot {spec!r}: {reason}") from None
+
+
+def _build(spec: str, options: dict[str, Any]) -> Bot:
     if spec == "random":
         from gammon.bots.random_bot import RandomBot
 

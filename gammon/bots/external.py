@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from gammon.bots.base import CubeState
-from gammon.bots.features import outcomes
+from gammon.cube import CubeState
+from gammon.outcomes import results
 from gammon.errors import GammonError
 from gammon.play import Play
 from gammon.position import Dice, Position
@@ -103,7 +103,7 @@ class PubevalBot(_GnubgNNBot):
         plays = position.legal_plays(dice)
         if len(plays) == 1:
             return plays[0]
-        won = outcomes(plays.after)
+        won = results(plays.after)
         if won.max() > 0:  # pubeval does not score finished games
             return plays[int(np.argmax(won))]
         score = _gnubg_nn().pub_eval_score
@@ -147,7 +147,7 @@ def cubeless_equity(after: np.ndarray) -> np.ndarray:
     For tuning and checks (one gnubg call per position).
     """
     g = _gnubg_nn()
-    out = outcomes(after)
+    out = results(after)
     for i, b in enumerate(gnubg_boards(after).tolist()):
         if sum(b[0]) == 0:
             continue

@@ -1,7 +1,7 @@
 """Heuristic bots at five levels, the computer opponent users pick a level against.
 
 Each level sees every legal play, scores the resulting positions with the
-evaluation terms of :mod:`gammon.bots.features` (all plays in one compiled
+evaluation terms of :mod:`gammon.engine.terms` (all plays in one compiled
 batch) and picks the best. What a level knows is its weight table in
 :data:`LEVELS`: a term it does not know has weight 0. Lower levels add noise
 to the scores, which is how a beginner's opponent makes its obvious mistakes.
@@ -37,20 +37,22 @@ from types import MappingProxyType
 
 import numpy as np
 
-from gammon.bots import features as ft
-from gammon.bots.base import CubeState, cube_decision
+from gammon.engine import terms as ft
+from gammon.cube import CubeState, cube_decision
 from gammon.errors import GammonError
+from gammon.outcomes import results
 from gammon.play import Play
-from gammon.position import ROLLS, Dice, Position
+from gammon.engine.analysis import ROLLS
+from gammon.position import Dice, Position
 
 
 @dataclass(frozen=True)
 class Level:
     """What one difficulty level knows: a weight per evaluation term, noise and lookahead.
 
-    ``weights`` maps names of :data:`gammon.bots.features.TERMS` to weights
+    ``weights`` maps names of :data:`gammon.engine.terms.TERMS` to weights
     in points per game (terms not named weigh 0); ``tables`` maps names of
-    :data:`gammon.bots.features.TABLES` to 24 weights, points 1 to 24.
+    :data:`gammon.engine.terms.TABLES` to 24 weights, points 1 to 24.
     ``noise`` is the standard deviation of the Gaussian noise added to each
     play's score. A level with ``lookahead`` > 0 also values its best
     ``candidates`` plays one opponent roll deeper (the opponent answering
@@ -86,7 +88,7 @@ class Level:
 
 
 # One table per level. Weights are in points per game per unit of the term (see
-# gammon.bots.features.TERMS for what each term measures). Levels 1-4 were fitted,
+# gammon.engine.terms.TERMS for what each term measures). Levels 1-4 were fitted,
 # each on the terms it knows, to rank the legal plays of ~64,000 positions from
 # varied self-play as GNU Backgammon's 0-ply evaluation ranks them; level 5 was
 # also fitted to its absolute equities, so its scores can be compared across
@@ -324,7 +326,7 @@ class HeuristicBot:
             after = position.legal_plays(dice).after
             best = float(ft.value(after, weights).max())
             equity += count * best
-            if ft.outcomes(after).max() > 0:
+            if results(after).max() > 0:
                 win += count
             else:
                 win += count / (1.0 + math.exp(-(a * best + b)))

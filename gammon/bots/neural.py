@@ -24,22 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from gammon.bots.base import CubeState, cube_decision
-from gammon.encoding import N_INPUTS, encode_into
-from gammon.jitcache import refresh
-from gammon.movegen import generate
-from gammon.net import (
-    Model,
-    ModelFileError,
-    Weights,
-    final_points,
-    forward_into,
-    load_model,
-    play_equities,
-    sanitize,
-)
+from gammon.cube import CubeState, cube_decision
+from gammon.engine.analysis import ROLLS
+from gammon.engine.cache import refresh
+from gammon.engine.encoding import N_INPUTS, encode_into
+from gammon.engine.movegen import generate
+from gammon.engine.network import forward_into, play_equities
+from gammon.net import Model, ModelFileError, Weights, load_model
+from gammon.outcomes import flip, game_result, sanitize, won_probs
 from gammon.play import Play
-from gammon.position import ROLLS, Dice, Position
+from gammon.position import Dice, Position
 
 #: Where ``"td"`` is looked for, first to last (``GAMMON_TD_MODEL`` overrides).
 SHIPPED = (
@@ -49,7 +43,7 @@ SHIPPED = (
 
 # -- search ---------------------------------------------------------------------------
 # The searches are plain Python over two compiled calls, ``movegen.generate``
-# and ``net.play_equities`` (one batch per position and roll): fast enough
+# and ``network.play_equities`` (one batch per position and roll): fast enough
 # (a 1-ply decision takes a few milliseconds) and nothing extra to compile.
 
 
@@ -88,7 +82,7 @@ class _Scorer:
         for (d1, d2), weight in ROLLS:
             after, _, over = generate(board, d1, d2)
             i = int(np.argmax(self.scores(after, over)))
-            total += weight * (float(final_points(after[i])) if over[i] else -self.value_1ply(after[i]))
+            total += weight * (float(game_result(after[i])) if over[i] else -self.value_1ply(after[i]))
         return total / 36.0
 
 
@@ -137,7 +131,7 @@ class NeuralBot:
             if eq[i] < best - self.margin:
                 break
             if over[i]:
-                deep[i] = final_points(after[i])
+                deep[i] = game_result(after[i])
             elif plies == 1:
                 deep[i] = -self._scorer.value_1ply(after[i])
             else:
@@ -165,11 +159,9 @@ class NeuralBot:
             after, _, over = generate(board[0], d1, d2)
             i = int(np.argmax(self._scorer.scores(after, over)))
             if over[i]:
-                pts = int(final_points(after[i]))
-                mine = np.array([1.0, pts >= 2, pts >= 3, 0.0, 0.0])
+                mine = won_probs(int(game_result(after[i])))
             else:
-                theirs = self.probabilities(Position(after[i]), 0)
-                mine = np.array([1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]])
+                mine = flip(self.probabilities(Position(after[i]), 0))
             total += weight * mine
         return sanitize(total / 36.0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gammon.bots.base import CubeState
+from gammon.cube import CubeState
 from gammon.play import Play
 from gammon.position import Dice, Position
 

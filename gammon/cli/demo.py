@@ -7,11 +7,13 @@ import sys
 import time
 from typing import TextIO
 
-from gammon.bots.human import draw_table
+from gammon.bots import load
 from gammon.cli import CommandError
-from gammon.cli.play import Narrator, bot_seed, check_save_path, dice_for, load_bot, run_match, strongest_bot
+from gammon.cli.play import search_options
 from gammon.match import Match, Table
 from gammon.records import Action, Rules
+from gammon.tui.session import Narrator, bot_seed, check_save_path, dice_for, run_match, strongest_bot
+from gammon.tui.table import draw_table
 
 NAME = "demo"
 HELP = "watch two bots play a match (or money games), the board redrawn each turn"
@@ -59,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
     check_save_path(args.save)
     seed = args.seed
     if args.players:
-        bots = [load_bot(spec, seed=bot_seed(seed, i), plies=args.plies) for i, spec in enumerate(args.players)]
+        bots = [load(spec, seed=bot_seed(seed, i), **search_options(args.plies)) for i, spec in enumerate(args.players)]
     else:
         bots = [strongest_bot(seed=bot_seed(seed, 0))[1]]
         try:
-            bots.append(load_bot("level3", seed=bot_seed(seed, 1)))
+            bots.append(load("level3", seed=bot_seed(seed, 1)))
         except Exception:
-            bots.append(load_bot("random", seed=bot_seed(seed, 1)))
+            bots.append(load("random", seed=bot_seed(seed, 1)))
     rules = Rules(match_length=args.match)
     games = None if args.match else args.games
     match = Match(bots, dice_for(seed), rules, games=games, observers=[Show(out, delay), Narrator(out)])

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from gammon.bots import Bot
-from gammon.bots.human import HumanBot
+from gammon.bots import Bot, load
 from gammon.cli import CommandError
-from gammon.cli.play import Narrator, _stdin_pause, bot_seed, dice_for, load_bot, run_match, strongest_bot
 from gammon.dice import DiceSource
 from gammon.match import Match, Observer
 from gammon.records import MatchRecord, Rules
+from gammon.tui.human import HumanBot
+from gammon.tui.session import Narrator, bot_seed, dice_for, run_match, stdin_pause, strongest_bot
 
 NAME = "tournament"
 HELP = "four rounds against stronger and stronger bots (5-, 7-, 11- and 15-point matches); a loss ends it"
@@ -81,13 +81,13 @@ def run(args: argparse.Namespace) -> int:
     if args.save_dir and not Path(args.save_dir).is_dir():
         raise CommandError(f"--save-dir {args.save_dir!r} is not a directory")
     if args.opponents:
-        bots = [load_bot(spec, seed=bot_seed(seed, i)) for i, spec in enumerate(args.opponents)]
+        bots = [load(spec, seed=bot_seed(seed, i)) for i, spec in enumerate(args.opponents)]
     else:
-        bots = [load_bot(spec, seed=bot_seed(seed, i)) for i, spec in enumerate(OPPONENTS)]
+        bots = [load(spec, seed=bot_seed(seed, i)) for i, spec in enumerate(OPPONENTS)]
         bots.append(strongest_bot(seed=bot_seed(seed, 3))[1])
     human = HumanBot(args.name, helper=None, seat=0)
     print(" The tournament: " + ", ".join(f"{b.name} ({n} points)" for b, n in zip(bots, args.lengths))
           + ". Lose a match and you are out.", file=out)
     play_tournament(human, bots, dice_for(seed), out, lengths=args.lengths,
-                    observers=[Narrator(out, pause=_stdin_pause)], save_dir=args.save_dir)
+                    observers=[Narrator(out, pause=stdin_pause)], save_dir=args.save_dir)
     return 0

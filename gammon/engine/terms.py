@@ -1,6 +1,6 @@
 """Evaluation terms of the heuristic bots, compiled with Numba and computed in a batch.
 
-Every function here takes ``after`` boards as :func:`gammon.movegen.generate`
+Every function here takes ``after`` boards as :func:`gammon.engine.movegen.generate`
 returns them: ``(n, 26) int8``, each seen from the player on roll next. The
 terms describe each position from the other side, the player who has just
 moved ("me"), with the opponent ("them") to roll. :data:`FEATURES` names the
@@ -36,8 +36,10 @@ import math
 import numpy as np
 from numba import njit
 
-from gammon import movegen
-from gammon.jitcache import cross_file, refresh
+from gammon.engine import movegen
+from gammon.engine.analysis import ROLL_HI, ROLL_LO, ROLL_WEIGHT, blocking_prime, hits, rearmost, their_rearmost
+from gammon.engine.cache import cross_file, refresh
+from gammon.outcomes import game_result
 
 #: The scalar evaluation terms, in column order.
 TERMS: tuple[str, ...] = (
@@ -108,124 +110,7 @@ MY_POINT, MY_BLOT, THEIR_POINT, THEIR_BLOT = (len(TERMS) + 24 * k for k in range
 
 N_FEATURES = len(FEATURES)
 
-# The 21 distinct rolls (high die, low die) and their weight out of 36, as arrays for Numba.
-_ROLL_HI = np.array([a for a in range(1, 7) for b in range(1, a + 1)], np.int64)
-_ROLL_LO = np.array([b for a in range(1, 7) for b in range(1, a + 1)], np.int64)
-_ROLL_W = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(1, a + 1)], np.float64)
-
-
-@njit(cache=True, inline="always")
-def _open(m, x) -> bool:
-    """Whether they may land on point ``x`` (fewer than two of my checkers there)."""
-    return m[x] <= 1
-
-
-@njit(cache=True, inline="always")
-def _reach(m, q, die, steps, hit) -> None:
-    """Mark my blots that their checker at ``q`` reaches in up to ``steps`` moves of ``die``."""
-    x = q
-    for _ in range(steps):
-        x += die
-        if x > 24 or not _open(m, x):
-            return
-        if m[x] == 1:
-            hit[x] = True
-
-
-@njit(cache=True)
-def _hits(m, a, b, hit) -> None:
-    """Mark in ``hit`` (bool[25]) each of my blots they can hit with the roll (a, b).
-
-    ``m`` is my view: their checkers are negative and move up from point 0
-    (their bar) towards 24; their entry point for a die ``d`` is my point ``d``.
-    """
-    for i in range(25):
-        hit[i] = False
-    on_bar = -m[0]
-    if a == b:
-        d = a
-        moves = 4
-        if on_bar > 0:
-            if not _open(m, d):
-                return
-            if m[d] == 1:
-                hit[d] = True
-            entered = min(on_bar, 4)
-            moves -= entered
-            if moves == 0:
-                return
-            _reach(m, d, d, moves, hit)  # an entered checker keeps moving
-        for q in range(1, 25):
-            if m[q] < 0:
-                _reach(m, q, d, moves, hit)
-        return
-    if on_bar >= 2:
-        for d in (a, b):
-            if _open(m, d) and m[d] == 1:
-                hit[d] = True
-        return
-    if on_bar == 1:
-        for first in range(2):
-            d = a if first == 0 else b
-            e = b if first == 0 else a
-            if not _open(m, d):
-                continue
-            if m[d] == 1:
-                hit[d] = True
-            _reach(m, d, e, 1, hit)
-            for q in range(1, 25):
-                if m[q] < 0:
-                    _reach(m, q, e, 1, hit)
-        return
-    for q in range(1, 25):
-        if m[q] >= 0:
-            continue
-        _reach(m, q, a, 1, hit)
-        _reach(m, q, b, 1, hit)
-        x = q + a + b
-        if x <= 24 and m[x] == 1 and _open(m, x) and (_open(m, q + a) or _open(m, q + b)):
-            hit[x] = True
-
-
-@njit(cache=True)
-def _longest_blocking_run(m, sign) -> int:
-    """Longest run of made points (``sign`` 1: mine, -1: theirs) with an enemy checker behind it.
-
-    My points block their checkers below them (they move up); their points
-    block my checkers above them.
-    """
-    best = 0
-    if sign > 0:
-        lowest = 25  # their farthest-back checker, bar = 0
-        for q in range(0, 25):
-            if m[q] < 0:
-                lowest = q
-                break
-        run = 0
-        for p in range(24, 0, -1):
-            if m[p] >= 2:
-                run += 1
-            else:
-                run = 0
-            if run > best and p > lowest:
-                best = run
-    else:
-        highest = 0  # my farthest-back checker, bar = 25
-        for q in range(25, 0, -1):
-            if m[q] > 0:
-                highest = q
-                break
-        run = 0
-        for p in range(1, 25):
-            if m[p] <= -2:
-                run += 1
-            else:
-                run = 0
-            if run > best and p < highest:
-                best = run
-    return min(best, 6)
-
-
+@cross_file
 @njit(cache=True)
 def _row_features(m, f, hit) -> None:
     """Fill ``f`` with the terms of my view ``m`` (int64[26]); ``hit`` is scratch bool[25]."""
@@ -236,20 +121,16 @@ def _row_features(m, f, hit) -> None:
     their_pips = 0
     mine = 0
     theirs = 0
-    my_back = 0  # my farthest-back checker (25 = bar)
-    their_back = 25  # their farthest-back checker in my numbering (0 = bar)
     for p in range(26):
         c = m[p]
         if c > 0:
             my_pips += c * p
             mine += c
-            my_back = p
         elif c < 0:
             their_pips += -c * (25 - p)
             theirs += -c
-            if p < their_back:
-                their_back = p
-    contact = my_back > their_back
+    their_back = their_rearmost(m)  # their farthest-back checker in my numbering (0 = bar)
+    contact = rearmost(m) > their_back
     my_off = 15 - mine
     their_off = 15 - theirs
     f[PIPS] = (their_pips - my_pips) / 10.0
@@ -282,15 +163,15 @@ def _row_features(m, f, hit) -> None:
     if blots > 0:
         shots = 0.0
         loss = 0.0
-        for r in range(_ROLL_HI.shape[0]):
-            _hits(m, _ROLL_HI[r], _ROLL_LO[r], hit)
+        for r in range(ROLL_HI.shape[0]):
+            hits(m, ROLL_HI[r], ROLL_LO[r], hit)
             worst = 0
             for p in range(1, 25):
                 if hit[p] and 25 - p > worst:
                     worst = 25 - p
             if worst > 0:
-                shots += _ROLL_W[r]
-                loss += _ROLL_W[r] * worst
+                shots += ROLL_WEIGHT[r]
+                loss += ROLL_WEIGHT[r] * worst
         f[SHOTS] = shots / 36.0
         f[HIT_LOSS] = loss / 36.0 / 25.0
         f[BOARD_RISK] = f[SHOTS] * their_home / 6.0
@@ -325,9 +206,9 @@ def _row_features(m, f, hit) -> None:
     f[ANCHOR] = anchor
     f[ADVANCED_ANCHOR] = advanced
     f[STACK] = stack
-    run = _longest_blocking_run(m, 1)
+    run = blocking_prime(m, 1)
     f[PRIME] = max(run - 2, 0) ** 2 / 4.0
-    run = _longest_blocking_run(m, -1)
+    run = blocking_prime(m, -1)
     f[THEIR_PRIME] = max(run - 2, 0) ** 2 / 4.0
     f[MY_BAR] = m[25]
     f[THEIR_BAR] = -m[0]
@@ -353,6 +234,7 @@ def _mover_view(after, i, m) -> None:
         m[k] = -after[i, 25 - k]
 
 
+@cross_file
 @njit(cache=True)
 def _features_into(after, out) -> None:
     m = np.empty(26, np.int64)
@@ -367,38 +249,10 @@ def features(after: np.ndarray) -> np.ndarray:
 
     Returns ``(n, len(FEATURES)) float64``; see :data:`FEATURES`.
     """
+    refresh()
     after = np.ascontiguousarray(after, dtype=np.int8)
     out = np.empty((after.shape[0], N_FEATURES), np.float64)
     _features_into(after, out)
-    return out
-
-
-@njit(cache=True)
-def _outcome(after, i) -> float:
-    """Points won by the player who just moved if the game is over, else 0."""
-    for k in range(26):
-        if after[i, k] < 0:
-            return 0.0
-    # The mover has borne off everything; ``after`` is the loser's view.
-    left = 0
-    for k in range(26):
-        left += after[i, k]
-    if left < 15:
-        return 1.0
-    if after[i, 25] > 0:
-        return 3.0
-    for k in range(19, 25):
-        if after[i, k] > 0:
-            return 3.0
-    return 2.0
-
-
-def outcomes(after: np.ndarray) -> np.ndarray:
-    """Points won by the player who just moved in each position of ``after``: 1, 2, 3, or 0 if the game goes on."""
-    after = np.ascontiguousarray(after, dtype=np.int8)
-    out = np.empty(after.shape[0], np.float64)
-    for i in range(after.shape[0]):
-        out[i] = _outcome(after, i)
     return out
 
 
@@ -408,13 +262,14 @@ WIN_BONUS = 100.0
 MAX_POINTS = 3.0
 
 
+@cross_file
 @njit(cache=True)
 def _evaluate_into(after, weights, out, as_value) -> None:
     m = np.empty(26, np.int64)
     hit = np.zeros(25, np.bool_)
     f = np.empty(weights.shape[0], np.float64)
     for i in range(after.shape[0]):
-        won = _outcome(after, i)
+        won = float(game_result(after[i]))
         if won > 0.0:
             out[i] = won if as_value else won + WIN_BONUS
             continue
@@ -440,6 +295,7 @@ def evaluate(after: np.ndarray, weights: np.ndarray) -> np.ndarray:
     >>> evaluate(plays.after, w).round(1).tolist() == [0.3] * len(plays)   # every play gains 3 pips, none hits
     True
     """
+    refresh()
     after = np.ascontiguousarray(after, dtype=np.int8)
     out = np.empty(after.shape[0], np.float64)
     _evaluate_into(after, np.ascontiguousarray(weights, dtype=np.float64), out, False)
@@ -453,6 +309,7 @@ def value(after: np.ndarray, weights: np.ndarray) -> np.ndarray:
     clipped to +-3, which reads as equity for weights fitted to equities
     (level 5's).
     """
+    refresh()
     after = np.ascontiguousarray(after, dtype=np.int8)
     out = np.empty(after.shape[0], np.float64)
     _evaluate_into(after, np.ascontiguousarray(weights, dtype=np.float64), out, True)
@@ -465,14 +322,14 @@ def _lookahead_into(after, reply_weights, value_weights, out) -> None:
     scores = np.empty(1, np.float64)
     value = np.empty(1, np.float64)
     for c in range(after.shape[0]):
-        won = _outcome(after, c)
+        won = float(game_result(after[c]))
         if won > 0.0:
             out[c] = won
             continue
         board = after[c].copy()
         total = 0.0
-        for r in range(_ROLL_HI.shape[0]):
-            replies, _, _ = movegen.generate(board, _ROLL_HI[r], _ROLL_LO[r])
+        for r in range(ROLL_HI.shape[0]):
+            replies, _, _ = movegen.generate(board, ROLL_HI[r], ROLL_LO[r])
             if scores.shape[0] < replies.shape[0]:
                 scores = np.empty(replies.shape[0], np.float64)
             _evaluate_into(replies, reply_weights, scores, False)
@@ -481,7 +338,7 @@ def _lookahead_into(after, reply_weights, value_weights, out) -> None:
                 if scores[j] > scores[best]:
                     best = j
             _evaluate_into(replies[best : best + 1], value_weights, value, True)
-            total -= _ROLL_W[r] * value[0]
+            total -= ROLL_WEIGHT[r] * value[0]
         out[c] = total / 36.0
 
 
@@ -507,26 +364,3 @@ def lookahead(after: np.ndarray, reply_weights: np.ndarray, value_weights: np.nd
     out = np.empty(after.shape[0], np.float64)
     _lookahead_into(after, reply, value, out)
     return out
-
-
-def hit_rolls(after_row: np.ndarray) -> list[tuple[int, int]]:
-    """The rolls (high, low) with which the player on roll in ``after_row`` can hit a blot.
-
-    A readable check of the shot counting, for tests and for people.
-
-    >>> from gammon.position import Position
-    >>> pos = Position.from_checkers({6: 14, 12: 1}, {1: 15})   # their checkers 11 pips behind my blot
-    >>> shots = hit_rolls(pos.flip().board)
-    >>> sum(1 if a == b else 2 for a, b in shots)   # 6-5 and 5-6 only
-    2
-    """
-    after = np.ascontiguousarray(np.asarray(after_row, dtype=np.int8).reshape(1, 26))
-    m = np.empty(26, np.int64)
-    _mover_view(after, 0, m)
-    hit = np.zeros(25, np.bool_)
-    rolls = []
-    for a, b in zip(_ROLL_HI, _ROLL_LO):
-        _hits(m, int(a), int(b), hit)
-        if hit[1:].any():
-            rolls.append((int(a), int(b)))
-    return rolls

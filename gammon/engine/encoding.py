@@ -1,7 +1,7 @@
 """Network inputs: a board from the side on roll, as a vector of floats.
 
 The encoding (name ``tesauro+15``, version 1) has :data:`N_INPUTS` = 211
-inputs, all computed from a :mod:`gammon.movegen` board seen by the player on
+inputs, all computed from a :mod:`gammon.engine.movegen` board seen by the player on
 roll ("me"; the other side is "them"):
 
 =========  ======================================================================
@@ -38,7 +38,7 @@ turn it is. Here the turn is implicit: the network always scores a position
 for the player on roll, so those two units would be constant and are folded
 into the biases. To score a play, the mover encodes the resulting position,
 which is seen by the opponent (``movegen.generate`` returns it already
-flipped), and reads the outputs from the other side (see :mod:`gammon.net`).
+flipped), and reads the outputs from the other side (see :mod:`gammon.engine.network`).
 
 Any change to the inputs needs a new :data:`ENCODING_NAME` or
 :data:`ENCODING_VERSION`: model files record both and refuse to load under
@@ -58,6 +58,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.analysis import escape_rolls, in_contact, longest_prime, shot_rolls
+from gammon.engine.cache import cross_file, refresh
+
 #: Name and version written into model files; a model is only loaded with the same encoding.
 ENCODING_NAME = "tesauro+15"
 ENCODING_VERSION = 1
@@ -72,11 +75,6 @@ _CONTACT = N_RAW
 _ME = N_RAW + 1
 _THEM = N_RAW + 1 + N_SIDE
 
-# The 21 distinct rolls (high die, low die) and their weight out of 36.
-_ROLL_HI = np.array([a for a in range(1, 7) for b in range(1, a + 1)], np.int64)
-_ROLL_LO = np.array([b for a in range(1, 7) for b in range(1, a + 1)], np.int64)
-
-
 @njit(cache=True, inline="always")
 def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
     if n >= 1:
@@ -89,91 +87,7 @@ def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
                     out[row, base + 3] = (n - 3) * 0.5
 
 
-@njit(cache=True, inline="always")
-def _rearmost(b: np.ndarray) -> int:
-    """The point (25 = bar) of the side on roll's farthest-back checker; 0 when none is left."""
-    for p in range(25, 0, -1):
-        if b[p] > 0:
-            return p
-    return 0
-
-
-@njit(cache=True)
-def shot_rolls(b: np.ndarray) -> int:
-    """Rolls out of 36 with which the side on roll in ``b`` can hit a blot of the other side.
-
-    An approximation that ignores a few rare constraints (other checkers
-    moving after entering from the bar on doubles).
-    """
-    any_blot = False
-    for t in range(1, 25):
-        if b[t] == -1:
-            any_blot = True
-            break
-    if not any_blot:
-        return 0
-    bar = b[25]
-    total = 0
-    for r in range(21):
-        hi = _ROLL_HI[r]
-        lo = _ROLL_LO[r]
-        hit = False
-        for s in range(25, 0, -1):
-            if b[s] <= 0:
-                continue
-            if bar > 0 and s != 25:
-                break
-            if hi != lo:
-                t = s - hi
-                if t >= 1 and b[t] == -1:
-                    hit = True
-                    break
-                t = s - lo
-                if t >= 1 and b[t] == -1:
-                    hit = True
-                    break
-                if bar <= 1:
-                    t = s - hi - lo
-                    if t >= 1 and b[t] == -1 and (b[s - hi] > -2 or b[s - lo] > -2):
-                        hit = True
-                        break
-            else:
-                kmax = 4 if bar <= 1 else max(1, 5 - bar)
-                for k in range(1, kmax + 1):
-                    t = s - k * hi
-                    if t < 1 or b[t] <= -2:
-                        break
-                    if b[t] == -1:
-                        hit = True
-                        break
-                if hit:
-                    break
-        if hit:
-            total += 1 if hi == lo else 2
-    return total
-
-
-@njit(cache=True)
-def escape_rolls(b: np.ndarray) -> int:
-    """Rolls out of 36 with which the rearmost checker of the side on roll gets past the other side's points.
-
-    A roll escapes when the point at the sum of the dice is not held by the
-    other side (2+ checkers) and the two single-die points are not both held.
-    """
-    n = _rearmost(b)
-    total = 0
-    for r in range(21):
-        hi = _ROLL_HI[r]
-        lo = _ROLL_LO[r]
-        t = n - hi - lo
-        if t >= 1 and b[t] <= -2:
-            continue
-        if n - hi >= 1 and b[n - hi] <= -2 and n - lo >= 1 and b[n - lo] <= -2:
-            continue
-        total += 1 if hi == lo else 2
-    return total
-
-
+@cross_file
 @njit(cache=True)
 def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped: np.ndarray) -> None:
     """Features of the side on roll in ``b`` (positive counts), written at ``out[row, base:]``.
@@ -182,8 +96,6 @@ def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped:
     """
     pips = 0
     home = 0
-    run = 0
-    best_run = 0
     blots = 0
     back = b[25]
     for p in range(1, 25):
@@ -194,18 +106,12 @@ def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped:
                 blots += 1
             if p >= 19:
                 back += n
-        if n >= 2:
-            run += 1
-            if run > best_run:
-                best_run = run
-            if p <= 6:
-                home += 1
-        else:
-            run = 0
+        if n >= 2 and p <= 6:
+            home += 1
     pips += 25 * b[25]
     out[row, base] = pips * 0.01
     out[row, base + 1] = home / 6.0
-    out[row, base + 2] = best_run / 6.0
+    out[row, base + 2] = longest_prime(b) / 6.0
     out[row, base + 3] = blots * 0.2
     out[row, base + 4] = back * 0.2
     # O's chances to hit S: O on roll, so the flipped board.
@@ -213,6 +119,7 @@ def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped:
     out[row, base + 6] = escape_rolls(b) / 36.0
 
 
+@cross_file
 @njit(cache=True)
 def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, N_INPUTS) float32)."""
@@ -238,23 +145,17 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 193] = -b[0] * 0.5
         out[row, 194] = (15 - mine) / 15.0
         out[row, 195] = (15 - theirs) / 15.0
-        # Contact: my rearmost checker is behind their rearmost checker.
-        my_back = _rearmost(b)
-        their_back = 25
-        for p in range(0, 25):
-            if b[p] < 0:
-                their_back = p
-                break
-        out[row, _CONTACT] = 1.0 if my_back > their_back else 0.0
+        out[row, _CONTACT] = 1.0 if in_contact(b) else 0.0
         for i in range(26):
             flipped[i] = -b[25 - i]
         _side_features(out, row, _ME, b, flipped)
         _side_features(out, row, _THEM, flipped, b)
 
 
-@njit(cache=True)
 def encode_batch(boards: np.ndarray) -> np.ndarray:
     """Encode ``(n, 26)`` int8 boards into an ``(n, N_INPUTS)`` float32 array."""
+    refresh()
+    boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
     out = np.empty((boards.shape[0], N_INPUTS), np.float32)
     encode_into(boards, out)
     return out
@@ -262,7 +163,7 @@ def encode_batch(boards: np.ndarray) -> np.ndarray:
 
 def encode_board(board: np.ndarray) -> np.ndarray:
     """Encode one board (26 cells, player on roll) as a ``(N_INPUTS,)`` float32 vector."""
-    return encode_batch(np.ascontiguousarray(np.asarray(board, np.int8).reshape(1, 26)))[0]
+    return encode_batch(np.asarray(board, np.int8).reshape(1, 26))[0]
 
 
 def input_names() -> list[str]:

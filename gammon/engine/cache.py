@@ -1,13 +1,14 @@
-"""Numba's on-disk cache, kept honest across files.
+"""The engine's one cache guard: Numba's on-disk cache, kept honest across files.
 
 Numba caches a compiled function beside its own source file and recompiles
 it when that file changes, but not when a function it calls from another
 file changes: a cached kernel that inlines ``movegen.generate`` would keep
-the old rules after an upgrade. Such kernels are marked with
-:func:`cross_file`, and :func:`refresh`, called before their first use,
-drops their cache when any of the package's kernel sources differs from the
-ones they were compiled against. After the first call in a process it costs
-a comparison.
+the old rules after an upgrade. Such kernels (and the kernels that call
+them) are marked with :func:`cross_file`, and :func:`refresh`, called by
+every Python entry point of such a kernel before its first use, drops their
+cache when any of the sources in :data:`SOURCES` differs from the ones they
+were compiled against. After the first call in a process it costs a
+comparison.
 """
 
 from __future__ import annotations
@@ -15,8 +16,15 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-#: The package's files that define Numba functions other files call into.
-SOURCES = ("movegen.py", "encoding.py", "net.py", "bots/features.py")
+#: The package's files (relative to ``gammon/``) that define Numba functions other files call into.
+SOURCES = (
+    "outcomes.py",
+    "engine/analysis.py",
+    "engine/encoding.py",
+    "engine/movegen.py",
+    "engine/network.py",
+    "engine/terms.py",
+)
 
 _kernels: list = []
 _checked: set[int] = set()
@@ -30,7 +38,7 @@ def cross_file(dispatcher):
 
 def sources_digest() -> bytes:
     """SHA-256 over :data:`SOURCES`, as installed."""
-    root = Path(__file__).parent
+    root = Path(__file__).parents[1]
     digest = hashlib.sha256()
     for name in SOURCES:
         digest.update((root / name).read_bytes())

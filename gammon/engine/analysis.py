@@ -1,0 +1,296 @@
+"""Board analysis shared by the encodings and the heuristic terms: rolls, contact, primes, shots, escapes.
+
+Two conventions appear, each said at the function: a board ``b`` seen by
+the player on roll (as :mod:`gammon.engine.movegen` keeps it), and "my
+view" ``m`` of the player who has just moved (their checkers negative,
+moving up from their bar at 0), as the heuristic terms see a candidate
+play's result.
+
+Shots are counted two ways on purpose: :func:`shot_rolls` is the
+approximation inside the shipped network's inputs (encoding ``tesauro+15``
+v1; changing it needs a new encoding version and a retrain), :func:`hits`
+the exact per-blot marking the heuristic levels were fitted with. Primes
+likewise: the encoding counts every run of made points
+(:func:`longest_prime`), the heuristic only runs with an enemy checker
+behind them (:func:`blocking_prime`).
+
+>>> from gammon import Position
+>>> b = Position.initial().board
+>>> rearmost(b), their_rearmost(b), bool(in_contact(b)), longest_prime(b)
+(24, 1, True, 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: The 21 distinct rolls (high die, low die) and their weight out of 36, as arrays for the kernels.
+ROLL_HI = np.array([a for a in range(1, 7) for b in range(1, a + 1)], np.int64)
+ROLL_LO = np.array([b for a in range(1, 7) for b in range(1, a + 1)], np.int64)
+ROLL_WEIGHT = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(1, a + 1)], np.float64)
+#: The same rolls for Python: ``((high, low), weight)``.
+ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
+    ((int(a), int(b)), int(w)) for a, b, w in zip(ROLL_HI, ROLL_LO, ROLL_WEIGHT)
+)
+
+
+# -- where the checkers are -----------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def rearmost(b) -> int:
+    """The point (25 = bar) of the side on roll's farthest-back checker; 0 when none is left."""
+    for p in range(25, 0, -1):
+        if b[p] > 0:
+            return p
+    return 0
+
+
+@njit(cache=True, inline="always")
+def their_rearmost(b) -> int:
+    """The other side's farthest-back checker in the on-roll side's numbering (0 = their bar); 25 when none."""
+    for p in range(0, 25):
+        if b[p] < 0:
+            return p
+    return 25
+
+
+@njit(cache=True)
+def in_contact(b) -> bool:
+    """Whether some checker of the side on roll is still behind some checker of the other side."""
+    return rearmost(b) > their_rearmost(b)
+
+
+@njit(cache=True)
+def longest_prime(b) -> int:
+    """The longest run of consecutive points the side on roll has made (2+ checkers), anywhere."""
+    run = 0
+    best = 0
+    for p in range(1, 25):
+        if b[p] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+# -- shots and escapes, the side on roll in ``b`` ----------------------------------------------
+
+
+@njit(cache=True)
+def shot_rolls(b: np.ndarray) -> int:
+    """Rolls out of 36 with which the side on roll in ``b`` can hit a blot of the other side.
+
+    An approximation that ignores a few rare constraints (other checkers
+    moving after entering from the bar on doubles).
+    """
+    any_blot = False
+    for t in range(1, 25):
+        if b[t] == -1:
+            any_blot = True
+            break
+    if not any_blot:
+        return 0
+    bar = b[25]
+    total = 0
+    for r in range(21):
+        hi = ROLL_HI[r]
+        lo = ROLL_LO[r]
+        hit = False
+        for s in range(25, 0, -1):
+            if b[s] <= 0:
+                continue
+            if bar > 0 and s != 25:
+                break
+            if hi != lo:
+                t = s - hi
+                if t >= 1 and b[t] == -1:
+                    hit = True
+                    break
+                t = s - lo
+                if t >= 1 and b[t] == -1:
+                    hit = True
+                    break
+                if bar <= 1:
+                    t = s - hi - lo
+                    if t >= 1 and b[t] == -1 and (b[s - hi] > -2 or b[s - lo] > -2):
+                        hit = True
+                        break
+            else:
+                kmax = 4 if bar <= 1 else max(1, 5 - bar)
+                for k in range(1, kmax + 1):
+                    t = s - k * hi
+                    if t < 1 or b[t] <= -2:
+                        break
+                    if b[t] == -1:
+                        hit = True
+                        break
+                if hit:
+                    break
+        if hit:
+            total += 1 if hi == lo else 2
+    return total
+
+
+@njit(cache=True)
+def escape_rolls(b: np.ndarray) -> int:
+    """Rolls out of 36 with which the rearmost checker of the side on roll gets past the other side's points.
+
+    A roll escapes when the point at the sum of the dice is not held by the
+    other side (2+ checkers) and the two single-die points are not both held.
+    """
+    n = rearmost(b)
+    total = 0
+    for r in range(21):
+        hi = ROLL_HI[r]
+        lo = ROLL_LO[r]
+        t = n - hi - lo
+        if t >= 1 and b[t] <= -2:
+            continue
+        if n - hi >= 1 and b[n - hi] <= -2 and n - lo >= 1 and b[n - lo] <= -2:
+            continue
+        total += 1 if hi == lo else 2
+    return total
+
+
+
+
+# -- exact hits, in my view ``m`` (the player who has just moved) ---------------------------
+
+
+@njit(cache=True, inline="always")
+def _open(m, x) -> bool:
+    """Whether they may land on point ``x`` (fewer than two of my checkers there)."""
+    return m[x] <= 1
+
+
+@njit(cache=True, inline="always")
+def _reach(m, q, die, steps, hit) -> None:
+    """Mark my blots that their checker at ``q`` reaches in up to ``steps`` moves of ``die``."""
+    x = q
+    for _ in range(steps):
+        x += die
+        if x > 24 or not _open(m, x):
+            return
+        if m[x] == 1:
+            hit[x] = True
+
+
+@njit(cache=True)
+def hits(m, a, b, hit) -> None:
+    """Mark in ``hit`` (bool[25]) each of my blots they can hit with the roll (a, b).
+
+    ``m`` is my view: their checkers are negative and move up from point 0
+    (their bar) towards 24; their entry point for a die ``d`` is my point ``d``.
+    """
+    for i in range(25):
+        hit[i] = False
+    on_bar = -m[0]
+    if a == b:
+        d = a
+        moves = 4
+        if on_bar > 0:
+            if not _open(m, d):
+                return
+            if m[d] == 1:
+                hit[d] = True
+            entered = min(on_bar, 4)
+            moves -= entered
+            if moves == 0:
+                return
+            _reach(m, d, d, moves, hit)  # an entered checker keeps moving
+        for q in range(1, 25):
+            if m[q] < 0:
+                _reach(m, q, d, moves, hit)
+        return
+    if on_bar >= 2:
+        for d in (a, b):
+            if _open(m, d) and m[d] == 1:
+                hit[d] = True
+        return
+    if on_bar == 1:
+        for first in range(2):
+            d = a if first == 0 else b
+            e = b if first == 0 else a
+            if not _open(m, d):
+                continue
+            if m[d] == 1:
+                hit[d] = True
+            _reach(m, d, e, 1, hit)
+            for q in range(1, 25):
+                if m[q] < 0:
+                    _reach(m, q, e, 1, hit)
+        return
+    for q in range(1, 25):
+        if m[q] >= 0:
+            continue
+        _reach(m, q, a, 1, hit)
+        _reach(m, q, b, 1, hit)
+        x = q + a + b
+        if x <= 24 and m[x] == 1 and _open(m, x) and (_open(m, q + a) or _open(m, q + b)):
+            hit[x] = True
+
+
+@njit(cache=True)
+def blocking_prime(m, sign) -> int:
+    """Longest run of made points (``sign`` 1: mine, -1: theirs) with an enemy checker behind it.
+
+    My points block their checkers below them (they move up); their points
+    block my checkers above them.
+    """
+    best = 0
+    if sign > 0:
+        lowest = 25  # their farthest-back checker, bar = 0
+        for q in range(0, 25):
+            if m[q] < 0:
+                lowest = q
+                break
+        run = 0
+        for p in range(24, 0, -1):
+            if m[p] >= 2:
+                run += 1
+            else:
+                run = 0
+            if run > best and p > lowest:
+                best = run
+    else:
+        highest = 0  # my farthest-back checker, bar = 25
+        for q in range(25, 0, -1):
+            if m[q] > 0:
+                highest = q
+                break
+        run = 0
+        for p in range(1, 25):
+            if m[p] <= -2:
+                run += 1
+            else:
+                run = 0
+            if run > best and p < highest:
+                best = run
+    return min(best, 6)
+
+
+
+def hit_rolls(after_row: np.ndarray) -> list[tuple[int, int]]:
+    """The rolls (high, low) with which the player on roll in ``after_row`` can hit a blot.
+
+    A readable check of the shot counting, for tests and for people.
+
+    >>> from gammon.position import Position
+    >>> pos = Position.from_checkers({6: 14, 12: 1}, {1: 15})   # their checkers 11 pips behind my blot
+    >>> shots = hit_rolls(pos.flip().board)
+    >>> sum(1 if a == b else 2 for a, b in shots)   # 6-5 and 5-6 only
+    2
+    """
+    after = np.ascontiguousarray(np.asarray(after_row, dtype=np.int8).reshape(1, 26))
+    m = -after[0, ::-1].astype(np.int64)
+    hit = np.zeros(25, np.bool_)
+    rolls = []
+    for a, b in zip(ROLL_HI, ROLL_LO):
+        hits(m, int(a), int(b), hit)
+        if hit[1:].any():
+            rolls.append((int(a), int(b)))
+    return rolls
