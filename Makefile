@@ -6,7 +6,7 @@ VENV ?= .venv
 TORCH ?= torch==2.13.0
 BIN := $(VENV)/bin
 
-.PHONY: play test install dev bench clean
+.PHONY: play test install dev bench clean wheel-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ play: install
 
 test: dev
 	$(BIN)/python -m pytest
+
+# Build the wheel, install it in a fresh virtual environment outside the
+# checkout and run play, eval and train from it (needs the package registry).
+wheel-check:
+	PYTHON="$(PYTHON)" TORCH="$(TORCH)" .ci/wheel-check
 
 bench: dev
 	$(BIN)/python benchmarks/engine.py

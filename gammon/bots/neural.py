@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from gammon import resources
 from gammon.cube import CubeState, cube_decision
 from gammon.engine.analysis import ROLLS
 from gammon.engine.cache import refresh
@@ -34,12 +35,6 @@ from gammon.net import Model, ModelFileError, Weights, load_model
 from gammon.outcomes import flip, game_result, sanitize, won_probs
 from gammon.play import Play
 from gammon.position import Dice, Position
-
-#: Where ``"td"`` is looked for, first to last (``GAMMON_TD_MODEL`` overrides).
-SHIPPED = (
-    Path(__file__).resolve().parents[2] / "models" / "td.pt",
-    Path(__file__).resolve().parents[1] / "data" / "td.pt",
-)
 
 # -- search ---------------------------------------------------------------------------
 # The searches are plain Python over two compiled calls, ``movegen.generate``
@@ -183,14 +178,14 @@ _cache: dict[tuple[str, float], Model] = {}
 
 
 def shipped_model_path() -> Path:
-    """The model file ``"td"`` names."""
+    """The model file ``"td"`` names: ``GAMMON_TD_MODEL`` if set, else the one shipped in the package."""
     override = os.environ.get("GAMMON_TD_MODEL")
     if override:
         return Path(override)
-    for path in SHIPPED:
-        if path.is_file():
-            return path
-    raise ModelFileError(f"the shipped model {SHIPPED[0]} is missing; train one with `gammon train` or set GAMMON_TD_MODEL")
+    path = resources.shipped_model_path()
+    if not path.is_file():
+        raise ModelFileError(f"the shipped model {path} is missing; train one with `gammon train` or set GAMMON_TD_MODEL")
+    return path
 
 
 def load_model_cached(path: str | os.PathLike) -> Model:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gammon.backend import add_backend_arguments, backend_from_args, require_ray
 from gammon.cli import CommandError
+from gammon.resources import recipe_path, recipes
 
 NAME = "train"
 HELP = "train a TD-Gammon network by self-play (TD(lambda)) from a TOML recipe"
@@ -22,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = "config keys (TOML or --set KEY=VALUE):\n" + "\n".join(
         f"  {key} = {defaults[key]!r}\n      {docs.get(key, '')}" for key in defaults
     )
-    parser.add_argument("--config", metavar="FILE", help="TOML recipe, e.g. configs/td-quick.toml")
+    parser.add_argument("--config", metavar="RECIPE",
+                        help="a TOML recipe file, or the name of one bundled with gammon: "
+                             f"{', '.join(recipes())} (e.g. --config td-quick)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override a config value (repeatable), e.g. --set total_games=5000")
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its checkpoint")
@@ -30,6 +33,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the network trains (self-play always runs on the CPU); auto: cuda when present")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_backend_arguments(parser)
+
+
+def recipe_file(spec: str) -> Path:
+    """The file ``--config`` names: a TOML file, else a bundled recipe by name.
+
+    >>> recipe_file("td-quick").name
+    'td-quick.toml'
+    """
+    path = Path(spec)
+    if path.is_file():
+        return path
+    if spec in recipes():
+        return recipe_path(spec)
+    raise CommandError(f"--config {spec!r}: file not found and no bundled recipe of that name "
+                       f"(bundled: {', '.join(recipes())})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
         saved = load_checkpoint(Path(args.resume))["config"]
         cfg = load_config(None, args.overrides, base=saved)
     elif args.config:
-        cfg = load_config(args.config, args.overrides)
+        cfg = load_config(recipe_file(args.config), args.overrides)
     else:
-        raise CommandError("give --config FILE for a new run or --resume RUN_DIR to continue one")
+        raise CommandError("give --config RECIPE for a new run or --resume RUN_DIR to continue one")
     device = args.device
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
