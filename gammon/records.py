@@ -200,8 +200,3 @@ class MatchRecord:
         if self.rules.match_length and not self.finished:
             return None
         return None if s[0] == s[1] else (0 if s[0] > s[1] else 1)
-
-    def score_line(self) -> str:
-        """``alice 5, bob 3 (5-point match)``."""
-        s = self.score
-        return f"{self.names[0]} {s[0]}, {self.names[1]} {s[1]} ({self.rules.describe()})"

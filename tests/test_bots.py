@@ -247,19 +247,19 @@ def test_a_play_that_wins_scores_the_points_it_wins():
 def test_heuristic_cube_policy_is_sane():
     bot = HeuristicBot(3)
     start = Position.initial()
-    assert 0.4 < bot.win_probability(start) < 0.65
+    assert 0.4 < bot.estimate(start)[1] < 0.65
     assert not bot.offer_double(start, CubeState())
     assert bot.accept_double(start, CubeState(cube=2, owner="opponent"))
     # A race 11 pips ahead, no gammons: a double and a take, as gammon.cube decides.
     race = Position.from_checkers({6: 4, 5: 4, 4: 3, 3: 2, 2: 2}, {18: 3, 19: 4, 20: 3, 21: 2, 22: 3})
-    assert 0.7 < bot.win_probability(race) < 0.85
+    assert 0.7 < bot.estimate(race)[1] < 0.85
     assert bot.offer_double(race, CubeState())
     assert not bot.offer_double(race, CubeState(owner="opponent"))  # not ours to turn
     assert not bot.offer_double(race, CubeState(match_length=5, score=(4, 2), crawford=True))  # Crawford game
     assert bot.accept_double(race, CubeState(cube=2, owner="opponent"))  # the doubler is on roll
     # Crushing, with the gammon likely: too good to double, and a pass for the taker.
     crushing = Position.from_checkers({1: 2, 2: 2, 3: 2}, {13: 5, 20: 5, 24: 5})
-    assert bot.win_probability(crushing) > 0.95
+    assert bot.estimate(crushing)[1] > 0.95
     assert not bot.offer_double(crushing, CubeState())  # plays on for the gammon
     assert not bot.accept_double(crushing, CubeState(cube=2, owner="opponent"))
 

@@ -339,18 +339,13 @@ class HeuristicBot:
         of the equity that single wins and losses do not explain put into
         gammons (won if positive, lost if negative); no backgammons. This is
         the input :func:`gammon.cube.decide` takes.
+
+        >>> round(HeuristicBot(4).probabilities(Position.initial())[0], 1)
+        0.5
         """
         equity, win = self.estimate(position)
         extra = equity - (2.0 * win - 1.0)
         return win, min(max(extra, 0.0), win), 0.0, min(max(-extra, 0.0), 1.0 - win), 0.0
-
-    def win_probability(self, position: Position) -> float:
-        """Estimated chance that the player on roll wins the game.
-
-        >>> round(HeuristicBot(4).win_probability(Position.initial()), 1)
-        0.5
-        """
-        return self.estimate(position)[1]
 
     def offer_double(self, position: Position, cube: CubeState) -> bool:
         """Double when :func:`gammon.cube.decide`, fed :meth:`probabilities`, says so."""
