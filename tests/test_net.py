@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 import torch
 
-from gammon import Position
+from gammon import ROLLS, Position
 from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.movegen import generate
 from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
 from gammon.net import Architecture, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
+from gammon.outcomes import game_result
 
 
 @pytest.mark.parametrize("activation", ["relu", "sigmoid"])
@@ -48,10 +49,39 @@ def test_game_ending_plays_get_their_exact_value():
     after, _, over = generate(np.asarray(pos.board, np.int8), 6, 5)
     w = Weights.zeros(Architecture(hidden=4))
     eq = np.empty(len(after))
-    x = np.empty((len(after), N_INPUTS), np.float32)
-    p = np.empty((len(after), 5), np.float32)
-    play_equities(after, over, x, p, w.w1, w.b1, w.w2, w.b2, w.act, eq)
+    play_equities(pos.board, after, over, w.w1, w.b1, w.w2, w.b2, w.act, eq)
     assert over.all() and eq.tolist() == [2.0] * len(after)
+
+
+def _from_scratch(weights, after, over):
+    """The reference: every candidate encoded in full and pushed through the whole network."""
+    p = probabilities(weights, encode_batch(after)).astype(np.float64)
+    value = 1.0 - 2.0 * p[:, 0] + p[:, 3] + p[:, 4] - p[:, 1] - p[:, 2]
+    return np.where(over, [float(game_result(a)) for a in after], value)
+
+
+@pytest.mark.parametrize("activation, hidden", [("relu", 256), ("sigmoid", 40)])
+def test_incremental_evaluation_equals_the_from_scratch_one(activation, hidden):
+    # Given a random network and positions from random games, with every one of the 21 rolls
+    arch = Architecture(hidden=hidden, activation=activation)
+    weights = weights_from_state(build_module(arch, seed=3).state_dict(), arch)
+    rng = np.random.default_rng(1)
+    boards, pos = [], Position.initial()
+    while len(boards) < 400:
+        boards.append(pos.board)
+        plays = pos.legal_plays((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        pos = pos.apply(plays[int(rng.integers(len(plays)))])
+        if pos.is_game_over():
+            pos = Position.initial()
+    worst = 0.0
+    for board in boards:
+        for (d1, d2), _ in ROLLS:
+            after, _, over = generate(board, d1, d2)
+            eq = np.empty(len(after))
+            play_equities(board, after, over, weights.w1, weights.b1, weights.w2, weights.b2, weights.act, eq)
+            worst = max(worst, float(np.abs(eq - _from_scratch(weights, after, over)).max()))
+    # Then the incremental first layer gives the same equities to float32 rounding
+    assert worst < 2e-5
 
 
 def test_model_file_round_trip(tmp_path):

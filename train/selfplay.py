@@ -18,7 +18,6 @@ from numba import njit
 
 from gammon.dice import draw_rolls
 from gammon.engine.cache import cross_file, refresh
-from gammon.engine.encoding import N_INPUTS
 from gammon.engine.movegen import generate
 from gammon.engine.network import play_equities
 from gammon.net import Weights
@@ -32,7 +31,7 @@ _START = np.ascontiguousarray(Position.initial().board, np.int8)
 
 @cross_file
 @njit(cache=True)
-def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_p):
+def play_turns(board, dice, w1, b1, w2, b2, act, boards_out):
     """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
 
     Writes the board before each turn into ``boards_out[t]`` and returns
@@ -43,20 +42,16 @@ def play_turns(board, dice, w1, b1, w2, b2, act, boards_out, scratch_x, scratch_
     """
     cur = board.copy()
     m = dice.shape[0]
-    eq = np.empty(scratch_x.shape[0], np.float64)
-    x = scratch_x
-    p = scratch_p
+    eq = np.empty(64, np.float64)
     for t in range(m):
         boards_out[t] = cur
         after, steps, over = generate(cur, dice[t, 0], dice[t, 1])
         n = after.shape[0]
         best = 0
         if n > 1:
-            if n > x.shape[0]:
-                x = np.empty((2 * n, x.shape[1]), np.float32)
-                p = np.empty((2 * n, 5), np.float32)
+            if n > eq.shape[0]:
                 eq = np.empty(2 * n, np.float64)
-            play_equities(after, over, x, p, w1, b1, w2, b2, act, eq)
+            play_equities(cur, after, over, w1, b1, w2, b2, act, eq)
             for i in range(1, n):
                 if eq[i] > eq[best]:
                     best = i
@@ -93,8 +88,6 @@ class SelfPlayer:
     def __init__(self, weights: Weights) -> None:
         refresh()
         self.weights = weights
-        self._x = np.empty((64, N_INPUTS), np.float32)
-        self._p = np.empty((64, 5), np.float32)
         self._out = np.empty((DICE_CHUNK + 1, 26), np.int8)
 
     def play(self, rng: np.random.Generator) -> Game:
@@ -105,7 +98,7 @@ class SelfPlayer:
         while True:
             dice = draw_rolls(rng, DICE_CHUNK, opening)
             opening = False
-            turns, points = play_turns(board, dice, w.w1, w.b1, w.w2, w.b2, w.act, self._out, self._x, self._p)
+            turns, points = play_turns(board, dice, w.w1, w.b1, w.w2, w.b2, w.act, self._out)
             if points:
                 parts.append(self._out[: turns + 1].copy())
                 return Game(np.concatenate(parts) if len(parts) > 1 else parts[0], int(points))

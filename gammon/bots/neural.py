@@ -47,20 +47,15 @@ class _Scorer:
 
     def __init__(self, weights: Weights) -> None:
         self.w = weights
-        self._grow(256)
+        self.eq = np.empty(256, np.float64)
 
-    def _grow(self, n: int) -> None:
-        self.x = np.empty((n, N_INPUTS), np.float32)
-        self.p = np.empty((n, 5), np.float32)
-        self.eq = np.empty(n, np.float64)
-
-    def scores(self, after: np.ndarray, over: np.ndarray) -> np.ndarray:
-        """The mover's equity after each play (a view into a buffer: copy to keep it)."""
+    def scores(self, board: np.ndarray, after: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """The mover's equity after each play of ``board`` (a view into a buffer: copy to keep it)."""
         n = after.shape[0]
         if n > self.eq.shape[0]:
-            self._grow(2 * n)
+            self.eq = np.empty(2 * n, np.float64)
         w = self.w
-        play_equities(after, over, self.x, self.p, w.w1, w.b1, w.w2, w.b2, w.act, self.eq)
+        play_equities(board, after, over, w.w1, w.b1, w.w2, w.b2, w.act, self.eq)
         return self.eq[:n]
 
     def value_1ply(self, board: np.ndarray) -> float:
@@ -68,7 +63,7 @@ class _Scorer:
         total = 0.0
         for (d1, d2), weight in ROLLS:
             after, _, over = generate(board, d1, d2)
-            total += weight * float(self.scores(after, over).max())
+            total += weight * float(self.scores(board, after, over).max())
         return total / 36.0
 
     def value_2ply(self, board: np.ndarray) -> float:
@@ -76,7 +71,7 @@ class _Scorer:
         total = 0.0
         for (d1, d2), weight in ROLLS:
             after, _, over = generate(board, d1, d2)
-            i = int(np.argmax(self.scores(after, over)))
+            i = int(np.argmax(self.scores(board, after, over)))
             total += weight * (float(game_result(after[i])) if over[i] else -self.value_1ply(after[i]))
         return total / 36.0
 
@@ -116,7 +111,7 @@ class NeuralBot:
         plays = position.legal_plays(dice)
         after = plays.after
         over = (after >= 0).all(axis=1)
-        eq = self._scorer.scores(after, over).copy()
+        eq = self._scorer.scores(position.board, after, over).copy()
         if plies == 0 or len(plays) == 1:
             return list(plays), eq
         best = eq.max()
@@ -152,7 +147,7 @@ class NeuralBot:
         total = np.zeros(5)
         for (d1, d2), weight in ROLLS:
             after, _, over = generate(board[0], d1, d2)
-            i = int(np.argmax(self._scorer.scores(after, over)))
+            i = int(np.argmax(self._scorer.scores(board[0], after, over)))
             if over[i]:
                 mine = won_probs(int(game_result(after[i])))
             else:

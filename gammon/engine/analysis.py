@@ -62,22 +62,74 @@ def in_contact(b) -> bool:
     return rearmost(b) > their_rearmost(b)
 
 
+@njit(cache=True, inline="always")
+def longest_run(mask: int) -> int:
+    """The longest run of consecutive set bits of ``mask``."""
+    run = 0
+    while mask:
+        mask &= mask >> 1
+        run += 1
+    return run
+
+
 @njit(cache=True)
 def longest_prime(b) -> int:
     """The longest run of consecutive points the side on roll has made (2+ checkers), anywhere."""
-    run = 0
-    best = 0
+    made = 0
     for p in range(1, 25):
         if b[p] >= 2:
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    return best
+            made |= 1 << p
+    return longest_run(made)
 
 
 # -- shots and escapes, the side on roll in ``b`` ----------------------------------------------
+
+
+@njit(cache=True)
+def shots_from_masks(sources: int, bar: int, blots: int, blocked: int) -> int:
+    """:func:`shot_rolls` on bit masks, in the numbering of the side that hits (it moves down).
+
+    ``sources``: its points 1..24 holding a checker; ``bar``: its checkers on
+    the bar (point 25); ``blots`` and ``blocked``: the other side's points
+    1..24 with exactly one checker and with two or more.
+    """
+    if blots == 0:
+        return 0
+    if bar > 0:
+        sources = 1 << 25
+    kmax = 4 if bar <= 1 else max(1, 5 - bar)
+    targets = np.empty(15, np.int64)
+    n = 0
+    direct = 0  # bit d: a single die d hits some blot
+    for t in range(1, 25):
+        if (blots >> t) & 1:
+            direct |= (sources >> t) & 0x7E
+            targets[n] = t
+            n += 1
+    total = 0
+    for r in range(21):
+        hi = ROLL_HI[r]
+        lo = ROLL_LO[r]
+        hit = ((direct >> hi) & 1) == 1 or ((direct >> lo) & 1) == 1
+        i = 0
+        while not hit and i < n:
+            t = targets[i]
+            if hi != lo:
+                s = t + hi + lo
+                if bar <= 1 and s <= 25 and (sources >> s) & 1:
+                    hit = not (blocked >> (t + lo)) & 1 or not (blocked >> (t + hi)) & 1
+            else:
+                for k in range(2, kmax + 1):
+                    p = t + (k - 1) * hi
+                    if p > 24 or (blocked >> p) & 1:
+                        break
+                    if t + k * hi <= 25 and (sources >> (t + k * hi)) & 1:
+                        hit = True
+                        break
+            i += 1
+        if hit:
+            total += 1 if hi == lo else 2
+    return total
 
 
 @njit(cache=True)
@@ -85,53 +137,41 @@ def shot_rolls(b: np.ndarray) -> int:
     """Rolls out of 36 with which the side on roll in ``b`` can hit a blot of the other side.
 
     An approximation that ignores a few rare constraints (other checkers
-    moving after entering from the bar on doubles).
+    moving after entering from the bar on doubles). A roll hits a blot when
+    a checker of the side on roll (only one on the bar while it has any
+    there) reaches it: with either die; with the sum, if at most one checker
+    is on the bar and one of the two intermediate points is open; with a
+    double, in up to four steps over open points (``5 - bar`` from a bar of
+    two or more). Counted from each blot back to the sources, on bit masks
+    (:func:`shots_from_masks`).
     """
-    any_blot = False
+    sources = 0
+    blots = 0
+    blocked = 0
     for t in range(1, 25):
-        if b[t] == -1:
-            any_blot = True
-            break
-    if not any_blot:
-        return 0
-    bar = b[25]
+        c = b[t]
+        if c > 0:
+            sources |= 1 << t
+        elif c == -1:
+            blots |= 1 << t
+        elif c <= -2:
+            blocked |= 1 << t
+    return shots_from_masks(sources, b[25], blots, blocked)
+
+
+@njit(cache=True)
+def escapes_from_mask(n: int, blocked: int) -> int:
+    """:func:`escape_rolls` for a rearmost checker on point ``n`` (25 the bar, 0 none) past ``blocked`` points."""
     total = 0
     for r in range(21):
         hi = ROLL_HI[r]
         lo = ROLL_LO[r]
-        hit = False
-        for s in range(25, 0, -1):
-            if b[s] <= 0:
-                continue
-            if bar > 0 and s != 25:
-                break
-            if hi != lo:
-                t = s - hi
-                if t >= 1 and b[t] == -1:
-                    hit = True
-                    break
-                t = s - lo
-                if t >= 1 and b[t] == -1:
-                    hit = True
-                    break
-                if bar <= 1:
-                    t = s - hi - lo
-                    if t >= 1 and b[t] == -1 and (b[s - hi] > -2 or b[s - lo] > -2):
-                        hit = True
-                        break
-            else:
-                kmax = 4 if bar <= 1 else max(1, 5 - bar)
-                for k in range(1, kmax + 1):
-                    t = s - k * hi
-                    if t < 1 or b[t] <= -2:
-                        break
-                    if b[t] == -1:
-                        hit = True
-                        break
-                if hit:
-                    break
-        if hit:
-            total += 1 if hi == lo else 2
+        t = n - hi - lo
+        if t >= 1 and (blocked >> t) & 1:
+            continue
+        if n - hi >= 1 and (blocked >> (n - hi)) & 1 and n - lo >= 1 and (blocked >> (n - lo)) & 1:
+            continue
+        total += 1 if hi == lo else 2
     return total
 
 
@@ -142,20 +182,11 @@ def escape_rolls(b: np.ndarray) -> int:
     A roll escapes when the point at the sum of the dice is not held by the
     other side (2+ checkers) and the two single-die points are not both held.
     """
-    n = rearmost(b)
-    total = 0
-    for r in range(21):
-        hi = ROLL_HI[r]
-        lo = ROLL_LO[r]
-        t = n - hi - lo
-        if t >= 1 and b[t] <= -2:
-            continue
-        if n - hi >= 1 and b[n - hi] <= -2 and n - lo >= 1 and b[n - lo] <= -2:
-            continue
-        total += 1 if hi == lo else 2
-    return total
-
-
+    blocked = 0
+    for t in range(1, 25):
+        if b[t] <= -2:
+            blocked |= 1 << t
+    return escapes_from_mask(rearmost(b), blocked)
 
 
 # -- exact hits, in my view ``m`` (the player who has just moved) ---------------------------

@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.analysis import escape_rolls, in_contact, longest_prime, shot_rolls
+from gammon.engine.analysis import escapes_from_mask, longest_run, shots_from_masks
 from gammon.engine.cache import cross_file, refresh
 
 #: Name and version written into model files; a model is only loaded with the same encoding.
@@ -72,8 +72,6 @@ N_SIDE = 7
 N_INPUTS = N_RAW + 1 + 2 * N_SIDE
 
 _CONTACT = N_RAW
-_ME = N_RAW + 1
-_THEM = N_RAW + 1 + N_SIDE
 
 @njit(cache=True, inline="always")
 def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
@@ -87,36 +85,82 @@ def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
                     out[row, base + 3] = (n - 3) * 0.5
 
 
+@njit(cache=True, inline="always")
+def unit_value(n: int, k: int) -> float:
+    """Tesauro's unit ``k`` (0..3) of a point holding ``n`` checkers of one side."""
+    if k < 3:
+        return 1.0 if n > k else 0.0
+    return (n - 3) * 0.5 if n > 3 else 0.0
+
+
 @cross_file
 @njit(cache=True)
-def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped: np.ndarray) -> None:
-    """Features of the side on roll in ``b`` (positive counts), written at ``out[row, base:]``.
+def global_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
+    """The inputs that depend on the whole board, into ``out[base:base + 15]``: contact, then each side's features.
 
-    ``flipped`` is the same board seen by the other side.
+    One pass over the board gathers, for both sides, the counts and the bit
+    masks (points held, blots, made points, in both sides' numberings) that
+    the shot, escape and prime counts of :mod:`gammon.engine.analysis` work
+    on. These are the inputs an incremental evaluation recomputes for every
+    candidate play.
     """
-    pips = 0
-    home = 0
-    blots = 0
-    back = b[25]
+    me_src = me_blot = me_made = 0  # my numbering
+    them_blot = them_made = 0
+    r_them_src = r_me_blot = r_me_made = 0  # their numbering: my point p is their 25 - p
+    me_pips = them_pips = me_home = them_home = me_blots = them_blots = 0
+    me_back = b[25]
+    them_back = -b[0]
+    me_rear = 25 if b[25] > 0 else 0
+    them_rear = 0 if b[0] < 0 else 25  # in my numbering
     for p in range(1, 25):
-        n = b[p]
-        if n > 0:
-            pips += n * p
-            if n == 1:
-                blots += 1
+        c = b[p]
+        if c > 0:
+            me_src |= 1 << p
+            me_pips += c * p
+            if me_rear < p:
+                me_rear = p
             if p >= 19:
-                back += n
-        if n >= 2 and p <= 6:
-            home += 1
-    pips += 25 * b[25]
-    out[row, base] = pips * 0.01
-    out[row, base + 1] = home / 6.0
-    out[row, base + 2] = longest_prime(b) / 6.0
-    out[row, base + 3] = blots * 0.2
-    out[row, base + 4] = back * 0.2
-    # O's chances to hit S: O on roll, so the flipped board.
-    out[row, base + 5] = shot_rolls(flipped) / 36.0
-    out[row, base + 6] = escape_rolls(b) / 36.0
+                me_back += c
+            if c == 1:
+                me_blots += 1
+                me_blot |= 1 << p
+                r_me_blot |= 1 << (25 - p)
+            else:
+                me_made |= 1 << p
+                r_me_made |= 1 << (25 - p)
+                if p <= 6:
+                    me_home += 1
+        elif c < 0:
+            r_them_src |= 1 << (25 - p)
+            them_pips -= c * (25 - p)
+            if them_rear > p:
+                them_rear = p
+            if p <= 6:
+                them_back -= c
+            if c == -1:
+                them_blots += 1
+                them_blot |= 1 << p
+            else:
+                them_made |= 1 << p
+                if p >= 19:
+                    them_home += 1
+    me_pips += 25 * b[25]
+    them_pips -= 25 * b[0]
+    out[base] = 1.0 if me_rear > them_rear else 0.0
+    out[base + 1] = me_pips * 0.01
+    out[base + 2] = me_home / 6.0
+    out[base + 3] = longest_run(me_made) / 6.0
+    out[base + 4] = me_blots * 0.2
+    out[base + 5] = me_back * 0.2
+    out[base + 6] = shots_from_masks(r_them_src, -b[0], r_me_blot, r_me_made) / 36.0  # they hit me
+    out[base + 7] = escapes_from_mask(me_rear, them_made) / 36.0
+    out[base + 8] = them_pips * 0.01
+    out[base + 9] = them_home / 6.0
+    out[base + 10] = longest_run(them_made) / 6.0
+    out[base + 11] = them_blots * 0.2
+    out[base + 12] = them_back * 0.2
+    out[base + 13] = shots_from_masks(me_src, b[25], them_blot, them_made) / 36.0  # I hit them
+    out[base + 14] = escapes_from_mask(25 - them_rear if them_rear < 25 else 0, r_me_made) / 36.0
 
 
 @cross_file
@@ -124,7 +168,6 @@ def _side_features(out: np.ndarray, row: int, base: int, b: np.ndarray, flipped:
 def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, N_INPUTS) float32)."""
     n = boards.shape[0]
-    flipped = np.empty(26, np.int8)
     for row in range(n):
         b = boards[row]
         for j in range(N_INPUTS):
@@ -145,11 +188,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 193] = -b[0] * 0.5
         out[row, 194] = (15 - mine) / 15.0
         out[row, 195] = (15 - theirs) / 15.0
-        out[row, _CONTACT] = 1.0 if in_contact(b) else 0.0
-        for i in range(26):
-            flipped[i] = -b[25 - i]
-        _side_features(out, row, _ME, b, flipped)
-        _side_features(out, row, _THEM, flipped, b)
+        global_inputs(b, out[row], _CONTACT)
 
 
 def encode_batch(boards: np.ndarray) -> np.ndarray:
