@@ -17,6 +17,7 @@ KERNEL_MODULES = (
     "gammon.engine.encoding",
     "gammon.engine.movegen",
     "gammon.engine.network",
+    "gammon.engine.search",
     "gammon.engine.terms",
     "gammon.train.selfplay",
     "gammon.train.td",

@@ -18,7 +18,7 @@ from numba import njit
 
 from gammon.dice import draw_rolls
 from gammon.engine.cache import cross_file, refresh
-from gammon.engine.movegen import generate
+from gammon.engine.movegen import generate_after
 from gammon.engine.network import play_equities
 from gammon.net import Weights
 from gammon.outcomes import game_result
@@ -45,7 +45,7 @@ def play_turns(board, dice, w1, b1, w2, b2, act, boards_out):
     eq = np.empty(64, np.float64)
     for t in range(m):
         boards_out[t] = cur
-        after, steps, over = generate(cur, dice[t, 0], dice[t, 1])
+        after, _, over = generate_after(cur, dice[t, 0], dice[t, 1])
         n = after.shape[0]
         best = 0
         if n > 1:

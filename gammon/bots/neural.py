@@ -29,53 +29,14 @@ from gammon.cube import CubeState, cube_decision
 from gammon.engine.analysis import ROLLS
 from gammon.engine.cache import refresh
 from gammon.engine.encoding import N_INPUTS, encode_into
-from gammon.engine.movegen import generate
 from gammon.engine.network import forward_into, play_equities
+from gammon.engine.search import best_play, deep_equities
 from gammon.net import Model, ModelFileError, Weights, load_model
 from gammon.outcomes import flip, game_result, sanitize, won_probs
 from gammon.play import Play
 from gammon.position import Dice, Position
 
 # -- search ---------------------------------------------------------------------------
-# The searches are plain Python over two compiled calls, ``movegen.generate``
-# and ``network.play_equities`` (one batch per position and roll): fast enough
-# (a 1-ply decision takes a few milliseconds) and nothing extra to compile.
-
-
-class _Scorer:
-    """0-ply scores of candidate plays, with reusable buffers."""
-
-    def __init__(self, weights: Weights) -> None:
-        self.w = weights
-        self.eq = np.empty(256, np.float64)
-
-    def scores(self, board: np.ndarray, after: np.ndarray, over: np.ndarray) -> np.ndarray:
-        """The mover's equity after each play of ``board`` (a view into a buffer: copy to keep it)."""
-        n = after.shape[0]
-        if n > self.eq.shape[0]:
-            self.eq = np.empty(2 * n, np.float64)
-        w = self.w
-        play_equities(board, after, over, w.w1, w.b1, w.w2, w.b2, w.act, self.eq)
-        return self.eq[:n]
-
-    def value_1ply(self, board: np.ndarray) -> float:
-        """Equity of the side on roll in ``board``: its best 0-ply play, averaged over the rolls."""
-        total = 0.0
-        for (d1, d2), weight in ROLLS:
-            after, _, over = generate(board, d1, d2)
-            total += weight * float(self.scores(board, after, over).max())
-        return total / 36.0
-
-    def value_2ply(self, board: np.ndarray) -> float:
-        """Equity of the side on roll: per roll, its play chosen at 0-ply and valued at 1-ply."""
-        total = 0.0
-        for (d1, d2), weight in ROLLS:
-            after, _, over = generate(board, d1, d2)
-            i = int(np.argmax(self.scores(board, after, over)))
-            total += weight * (float(game_result(after[i])) if over[i] else -self.value_1ply(after[i]))
-        return total / 36.0
-
-
 # -- the bot ----------------------------------------------------------------------------
 
 
@@ -98,7 +59,8 @@ class NeuralBot:
         self.prune = prune
         self.margin = margin
         self.name = name if plies == 0 else f"{name}-{plies}ply"
-        self._scorer = _Scorer(weights)
+        w = weights
+        self._net = (w.w1, w.b1, w.w2, w.b2, w.act)
 
     def reseed(self, seed: int | None) -> None:
         """Nothing to reseed: the bot is deterministic (the arena calls this per game)."""
@@ -111,21 +73,15 @@ class NeuralBot:
         plays = position.legal_plays(dice)
         after = plays.after
         over = (after >= 0).all(axis=1)
-        eq = self._scorer.scores(position.board, after, over).copy()
+        eq = np.empty(len(plays), np.float64)
+        play_equities(position.board, after, over, *self._net, eq)
         if plies == 0 or len(plays) == 1:
             return list(plays), eq
         best = eq.max()
-        order = np.argsort(-eq, kind="stable")
+        order = np.argsort(-eq, kind="stable")[: self.prune]
+        keep = order[eq[order] >= best - self.margin]
         deep = np.full(len(plays), -np.inf)
-        for i in order[: self.prune]:
-            if eq[i] < best - self.margin:
-                break
-            if over[i]:
-                deep[i] = game_result(after[i])
-            elif plies == 1:
-                deep[i] = -self._scorer.value_1ply(after[i])
-            else:
-                deep[i] = -self._scorer.value_2ply(after[i])
+        deep_equities(after, over, keep, plies, *self._net, deep)
         return list(plays), deep
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
@@ -141,17 +97,15 @@ class NeuralBot:
             x = np.empty((1, N_INPUTS), np.float32)
             encode_into(board, x)
             p = np.empty((1, 5), np.float32)
-            w = self.weights
-            forward_into(x, 1, w.w1, w.b1, w.w2, w.b2, w.act, p)
+            forward_into(x, 1, *self._net, p)
             return sanitize(p[0])
         total = np.zeros(5)
         for (d1, d2), weight in ROLLS:
-            after, _, over = generate(board[0], d1, d2)
-            i = int(np.argmax(self._scorer.scores(board[0], after, over)))
+            after, over, i, _ = best_play(board[0], d1, d2, *self._net)
             if over[i]:
                 mine = won_probs(int(game_result(after[i])))
             else:
-                mine = flip(self.probabilities(Position(after[i]), 0))
+                mine = flip(self.probabilities(Position._trusted(after[i], False), 0))
             total += weight * mine
         return sanitize(total / 36.0)
 

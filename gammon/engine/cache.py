@@ -23,6 +23,7 @@ SOURCES = (
     "engine/encoding.py",
     "engine/movegen.py",
     "engine/network.py",
+    "engine/search.py",
     "engine/terms.py",
 )
 

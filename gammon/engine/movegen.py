@@ -96,24 +96,26 @@ def _board_hash(b: np.ndarray) -> np.uint64:
 def _grow(boards, steps, used):
     n = boards.shape[0]
     nb = np.empty((2 * n, 26), np.int8)
-    ns = np.empty((2 * n, MAX_STEPS, STEP_FIELDS), np.int8)
-    nu = np.empty(2 * n, np.int8)
     nb[:n] = boards
-    ns[:n] = steps
+    nu = np.empty(2 * n, np.int8)
     nu[:n] = used
+    if steps.shape[0] < n:  # not recording steps
+        return nb, steps, nu
+    ns = np.empty((2 * n, MAX_STEPS, STEP_FIELDS), np.int8)
+    ns[:n] = steps
     return nb, ns, nu
 
 
 @njit(cache=True)
-def _candidates(board: np.ndarray, d1: int, d2: int):
+def _candidates(board: np.ndarray, d1: int, d2: int, record: bool):
     """Every reachable (board, steps) after playing as many dice as possible.
 
     Returns boards, steps, used and the count of rows; all rows have the
     maximal number of dice used, and for a single non-double die the higher
-    one when it can be played.
+    one when it can be played. Without ``record`` the steps are not kept.
     """
     boards = np.empty((64, 26), np.int8)
-    steps = np.full((64, MAX_STEPS, STEP_FIELDS), -1, np.int8)
+    steps = np.full((64 if record else 1, MAX_STEPS, STEP_FIELDS), -1, np.int8)
     used = np.zeros(64, np.int8)
     n = 0
     best = 0
@@ -149,8 +151,9 @@ def _candidates(board: np.ndarray, d1: int, d2: int):
                 if n == boards.shape[0]:
                     boards, steps, used = _grow(boards, steps, used)
                 boards[n] = cur[d]
-                steps[n] = -1
-                steps[n, :d] = path[:d]
+                if record:
+                    steps[n] = -1
+                    steps[n, :d] = path[:d]
                 used[n] = d
                 n += 1
             if d < MAX_STEPS:
@@ -188,8 +191,9 @@ def _candidates(board: np.ndarray, d1: int, d2: int):
                 if n == boards.shape[0]:
                     boards, steps, used = _grow(boards, steps, used)
                 boards[n] = cur[2]
-                steps[n] = -1
-                steps[n, :2] = path[:2]
+                if record:
+                    steps[n] = -1
+                    steps[n, :2] = path[:2]
                 used[n] = 2
                 n += 1
     if best == 2:
@@ -205,10 +209,11 @@ def _candidates(board: np.ndarray, d1: int, d2: int):
             if n == boards.shape[0]:
                 boards, steps, used = _grow(boards, steps, used)
             boards[n] = cur[1]
-            steps[n] = -1
-            steps[n, 0, 0] = s1
-            steps[n, 0, 1] = t1
-            steps[n, 0, 2] = h1
+            if record:
+                steps[n] = -1
+                steps[n, 0, 0] = s1
+                steps[n, 0, 1] = t1
+                steps[n, 0, 2] = h1
             used[n] = 1
             n += 1
         if n > 0:
@@ -217,25 +222,14 @@ def _candidates(board: np.ndarray, d1: int, d2: int):
 
 
 @njit(cache=True)
-def generate(board: np.ndarray, d1: int, d2: int):
-    """Distinct legal results of rolling ``(d1, d2)`` on ``board``.
-
-    Returns ``(after, steps, over)``:
-
-    * ``after``: ``(n, 26) int8``, each result already flipped to the
-      opponent's view (the opponent is on roll next);
-    * ``steps``: ``(n, 4, 3) int8`` rows of (source, destination, hit), -1
-      padded; destination 0 means borne off, source 25 the bar;
-    * ``over``: ``(n,) bool``, the mover has borne off all 15 checkers.
-
-    When nothing can move, ``n == 1`` with an empty step row (the pass).
-    """
-    boards, steps, used, n, best = _candidates(board, d1, d2)
+def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
+    """:func:`generate`, and :func:`generate_after` without ``record``."""
+    boards, steps, used, n, best = _candidates(board, d1, d2, record)
     if n == 0:
         after = np.empty((1, 26), np.int8)
         for i in range(26):
             after[0, i] = -board[25 - i]
-        out_steps = np.full((1, MAX_STEPS, STEP_FIELDS), -1, np.int8)
+        out_steps = np.full((1 if record else 0, MAX_STEPS, STEP_FIELDS), -1, np.int8)
         over = np.zeros(1, np.bool_)
         return after, out_steps, over
     # Exact de-duplication: open addressing on a hash, full compare on a match.
@@ -263,7 +257,7 @@ def generate(board: np.ndarray, d1: int, d2: int):
                 break
             slot = (slot + 1) & (size - 1)
     after = np.empty((kept, 26), np.int8)
-    out_steps = np.empty((kept, MAX_STEPS, STEP_FIELDS), np.int8)
+    out_steps = np.empty((kept if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
     over = np.zeros(kept, np.bool_)
     r = 0
     for i in range(n):
@@ -275,6 +269,30 @@ def generate(board: np.ndarray, d1: int, d2: int):
             if boards[i, k] > 0:
                 left += boards[i, k]
         over[r] = left == 0
-        out_steps[r] = steps[i]
+        if record:
+            out_steps[r] = steps[i]
         r += 1
     return after, out_steps, over
+
+
+@njit(cache=True)
+def generate(board: np.ndarray, d1: int, d2: int):
+    """Distinct legal results of rolling ``(d1, d2)`` on ``board``.
+
+    Returns ``(after, steps, over)``:
+
+    * ``after``: ``(n, 26) int8``, each result already flipped to the
+      opponent's view (the opponent is on roll next);
+    * ``steps``: ``(n, 4, 3) int8`` rows of (source, destination, hit), -1
+      padded; destination 0 means borne off, source 25 the bar;
+    * ``over``: ``(n,) bool``, the mover has borne off all 15 checkers.
+
+    When nothing can move, ``n == 1`` with an empty step row (the pass).
+    """
+    return _generate(board, d1, d2, True)
+
+
+@njit(cache=True)
+def generate_after(board: np.ndarray, d1: int, d2: int):
+    """:func:`generate` without the steps (an empty ``steps``): for searches that only need the resulting positions."""
+    return _generate(board, d1, d2, False)

@@ -102,20 +102,9 @@ def _output(h, w2, b2, act, out) -> None:
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def play_equities(board, after, over, w1, b1, w2, b2, act, equities):
-    """Score a turn's candidate plays incrementally: ``equities[i]`` is the mover's cubeless equity after play ``i``.
-
-    ``board`` is the position before the move (the mover on roll);
-    ``after``/``over`` come from ``movegen.generate(board, ...)``. The first
-    layer's pre-activations are computed once, for ``board`` seen by the
-    opponent (the side on roll after the move); each candidate then adds
-    only the change of the per-point inputs its play touched (a few weight
-    rows), recomputes the inputs that depend on the whole board
-    (:func:`~gammon.engine.encoding.global_inputs`) and adds theirs that
-    changed, and runs the rest of the network. Equal to the from-scratch
-    :func:`forward_into` of each encoded candidate to float32 rounding.
-    Game-ending plays get their exact value (1, 2 or 3).
-    """
+def base_layer(board, w1, b1):
+    """``(base, x0, h0)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
+    after the move, ``x0`` its inputs and ``h0`` its first-layer pre-activations (the start of every candidate's)."""
     nh = w1.shape[1]
     base = np.empty(26, np.int8)
     for i in range(26):
@@ -129,7 +118,15 @@ def play_equities(board, after, over, w1, b1, w2, b2, act, equities):
         if x[0, i] != 0.0:
             for j in range(nh):
                 h0[j] += x[0, i] * w1[i, j]
-    g0 = x[0, N_RAW:]
+    return base, x[0], h0
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
+    """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
+    nh = w1.shape[1]
+    g0 = x0[N_RAW:]
     g = np.empty(N_INPUTS - N_RAW, np.float32)
     h = np.empty(nh, np.float32)
     probs = np.empty(5, np.float32)
@@ -188,6 +185,27 @@ def play_equities(board, after, over, w1, b1, w2, b2, act, equities):
         _add_rows(h, h0, w1, rows, values, m)
         _output(h, w2, b2, act, probs)
         equities[c] = mover_equity(probs[0], probs[1], probs[2], probs[3], probs[4])
+
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def play_equities(board, after, over, w1, b1, w2, b2, act, equities):
+    """Score a turn's candidate plays incrementally: ``equities[i]`` is the mover's cubeless equity after play ``i``.
+
+    ``board`` is the position before the move (the mover on roll);
+    ``after``/``over`` come from ``movegen.generate(board, ...)``. The first
+    layer's pre-activations are computed once, for ``board`` seen by the
+    opponent (the side on roll after the move); each candidate then adds
+    only the change of the per-point inputs its play touched (a few weight
+    rows), recomputes the inputs that depend on the whole board
+    (:func:`~gammon.engine.encoding.global_inputs`) and adds theirs that
+    changed, and runs the rest of the network. Equal to the from-scratch
+    :func:`forward_into` of each encoded candidate to float32 rounding.
+    Game-ending plays get their exact value (1, 2 or 3).
+    """
+    base, x0, h0 = base_layer(board, w1, b1)
+    score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities)
 
 
 def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
