@@ -19,7 +19,7 @@ no Python in its loops. Values are cubeless equities of the side on roll in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from gammon.engine.analysis import ROLL_HI, ROLL_LO, ROLL_WEIGHT
 from gammon.engine.cache import cross_file
@@ -65,30 +65,40 @@ def value_1ply(board, w1, b1, w2, b2, act) -> float:
 
 
 @cross_file
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def value_2ply(board, w1, b1, w2, b2, act) -> float:
-    """The side on roll's equity: per roll its play chosen at 0-ply and valued at 1-ply, averaged (GNU Backgammon's 2-ply)."""
+    """The side on roll's equity: per roll its play chosen at 0-ply and valued at 1-ply, averaged (GNU Backgammon's 2-ply).
+
+    The 21 rolls are searched in parallel on Numba's threads and summed in
+    roll order afterwards, so the value does not depend on the threads.
+    """
     base, x0, h0 = base_layer(board, w1, b1)
-    total = 0.0
-    for r in range(21):
+    values = np.empty(21, np.float64)
+    for r in prange(21):
         after, over, i, _ = _best_from_base(board, base, x0, h0, ROLL_HI[r], ROLL_LO[r], w1, w2, b2, act)
         if over[i]:
-            value = float(game_result(after[i]))
+            values[r] = float(game_result(after[i]))
         else:
-            value = -value_1ply(after[i], w1, b1, w2, b2, act)
-        total += ROLL_WEIGHT[r] * value
+            values[r] = -value_1ply(after[i], w1, b1, w2, b2, act)
+    total = 0.0
+    for r in range(21):
+        total += ROLL_WEIGHT[r] * values[r]
     return total / 36.0
 
 
 @cross_file
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def deep_equities(after, over, keep, plies, w1, b1, w2, b2, act, out) -> None:
-    """``out[i]`` for each ``i`` in ``keep``: the mover's equity after play ``i`` searched ``plies`` (1 or 2) deep."""
-    for k in range(keep.shape[0]):
-        i = keep[k]
-        if over[i]:
-            out[i] = game_result(after[i])
-        elif plies == 1:
-            out[i] = -value_1ply(after[i], w1, b1, w2, b2, act)
-        else:
-            out[i] = -value_2ply(after[i], w1, b1, w2, b2, act)
+    """``out[i]`` for each ``i`` in ``keep``: the mover's equity after play ``i`` searched ``plies`` (1 or 2) deep.
+
+    Parallel on Numba's threads over the kept plays at 1 ply (over each
+    play's rolls at 2 plies); every value is computed exactly as alone.
+    """
+    if plies == 1:
+        for k in prange(keep.shape[0]):
+            i = keep[k]
+            out[i] = game_result(after[i]) if over[i] else -value_1ply(after[i], w1, b1, w2, b2, act)
+    else:
+        for k in range(keep.shape[0]):
+            i = keep[k]
+            out[i] = game_result(after[i]) if over[i] else -value_2ply(after[i], w1, b1, w2, b2, act)
