@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 import torch
 
-from gammon import arena_ray
+from gammon import runners
 from gammon.arena import MONEY, evaluate
-from gammon.backend import Backend, BackendError
+from gammon.arena.run import ArenaWorker, play_pairs
 from gammon.cli import main
 from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
+from gammon.runners import Backend, RunnerError
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -66,7 +67,7 @@ def test_asking_for_ray_without_it_says_how_to_install_it(monkeypatch, tmp_path,
 def test_an_address_needs_the_ray_backend(capsys):
     assert main(["eval", "level2", "level1", "--games", "2", "--address", "auto"]) == 2
     assert "--address auto needs --backend ray" in capsys.readouterr().err
-    with pytest.raises(BackendError, match="unknown backend"):
+    with pytest.raises(RunnerError, match="unknown backend"):
         Backend.from_options("spark", None)
 
 
@@ -76,6 +77,9 @@ def test_a_cluster_that_cannot_be_reached_is_a_one_line_error_not_a_hang(capsys)
     assert main(["eval", "level2", "level1", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach Ray at 127.0.0.1:1" in err and len(err.strip().splitlines()) == 1
+    assert main(["eval", "level2", "level1", "--games", "2", "--backend", "ray", "--address", "nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid Ray address 'nowhere'" in err and len(err.strip().splitlines()) == 1
 
 
 # -- the arena ------------------------------------------------------------------------------
@@ -101,23 +105,26 @@ def test_the_arena_on_ray_plays_the_same_games_as_local_processes(ray, tmp_path,
 
 
 @needs_ray
-def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray, monkeypatch):
-    pools = []
+def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray):
+    with runners.start(RAY, ArenaWorker, ("level2", "level1", {}, 5, MONEY), 2) as runner:
+        def kill_once(n):
+            if runner.pool.replaced == 0:
+                ray.kill(runner.pool.handles[0])
 
-    class Watched(arena_ray.ActorPool):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            pools.append(self)
-
-    def kill_once(n):
-        if pools[0].replaced == 0:
-            ray.kill(pools[0].handles[0])
-
-    monkeypatch.setattr(arena_ray, "ActorPool", Watched)
-    records, actors = arena_ray.play_pairs(RAY, "level2", "level1", 12, 5, 2, MONEY, {}, kill_once)
-    assert pools[0].replaced == 1
+        records = play_pairs(runner, 12, kill_once)
+        assert runner.pool.replaced == 1 and runner.stats()["units_resubmitted"] >= 1
     assert sorted((r.pair, r.swapped) for r in records) == [(p, s) for p in range(12) for s in (False, True)]
     assert tuple(records) == evaluate("level2", "level1", games=24, seed=5).records
+
+
+@needs_ray
+def test_more_actors_than_the_cluster_has_cpus_is_a_one_line_error(ray, tmp_path, capsys):
+    assert main(["eval", "level2", "level1", "--games", "8", "--backend", "ray", "--workers", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "3 Ray actors need 3 CPUs; the cluster has 2" in err and len(err.strip().splitlines()) == 1
+    assert main(tiny(tmp_path, "total_games=8", "workers=3")) == 2
+    assert "3 Ray actors need 3 CPUs" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing written
 
 
 # -- training -------------------------------------------------------------------------------
