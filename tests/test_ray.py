@@ -20,7 +20,8 @@ from gammon.arena import MONEY, evaluate
 from gammon.arena.run import ArenaWorker, play_pairs
 from gammon.cli import main
 from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
-from gammon.runners import Backend, RunnerError
+from gammon.runners import LOCAL, Backend, RunnerError
+from gammon.train import sources
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -140,7 +141,7 @@ def test_training_on_ray_checkpoints_logs_and_resumes(ray, tmp_path, capsys):
     assert state["games"] == 160 and state["updates"] == 20
     events = EventAccumulator(str(run_dir))
     events.Reload()
-    staleness = [e.value for e in events.Scalars("ray/staleness")]
+    staleness = [e.value for e in events.Scalars("selfplay/staleness")]
     assert staleness[-1] == 4  # two actors: self-play runs 2 x 2 updates behind the learner
     # Resumed on Ray, it continues from its checkpoint
     assert main(["train", "--resume", str(run_dir), "--no-progress", "--device", "cpu", "--backend", "ray",
@@ -149,14 +150,12 @@ def test_training_on_ray_checkpoints_logs_and_resumes(ray, tmp_path, capsys):
 
 
 @needs_ray
-def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
-    from gammon.train.ray_source import RaySource
-
+def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors_nor_the_backend(ray):
     arch = Architecture(hidden=8)
     weights = [weights_from_state(build_module(arch, seed=s).state_dict(), arch) for s in range(5)]
 
-    def play(actors):
-        source = RaySource(RAY, actors, weights[0], seed=3, start_games=0, unit_games=4, inflight=2)
+    def play(actors, backend=RAY):
+        source = sources.open_source(backend, actors, weights[0], None, seed=3, start_games=0, unit_games=4, inflight=2)
         try:
             games = []
             for w in weights[1:]:
@@ -168,35 +167,36 @@ def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
 
     one, versions = play(1)
     two, _ = play(2)
-    assert versions == [0, 0, 0, 1]  # unit j (>= 2) is played with the weights of version j - 2
-    assert len(one) == len(two) == 16
-    assert all(np.array_equal(a.boards, b.boards) and a.points == b.points for a, b in zip(one, two))
+    local, local_versions = play(2, LOCAL)
+    assert versions == local_versions == [0, 0, 0, 1]  # unit j (>= 2) is played with the weights of version j - 2
+    assert len(one) == len(two) == len(local) == 16
+    for other in (two, local):
+        assert all(np.array_equal(a.boards, b.boards) and a.points == b.points for a, b in zip(one, other))
 
 
 @needs_ray
 def test_a_self_play_actor_killed_mid_run_changes_nothing(ray, tmp_path, monkeypatch, capsys):
-    from gammon.train import ray_source
-
     # Given an undisturbed run on two actors
     assert main(tiny(tmp_path / "calm", "total_games=96")) == 0
     calm = checkpoint(next((tmp_path / "calm").iterdir()))
     # When the same run loses an actor with units in flight
-    sources = []
-    games = ray_source.RaySource.games
+    seen = []
+    games = sources.UnitSource.games
 
     def games_then_kill(self, n):
         out = games(self, n)
-        sources.append(self)
-        if len(sources) == 3:  # kill the actor of the unit just submitted
-            ray.kill(self.pool.handles[(self._next_submit - 1) % self.actors])
+        seen.append(self)
+        if len(seen) == 3:  # kill the actor of the unit just submitted (queued behind the one it plays)
+            _, slot, _ = max(self.runner._running.values())
+            ray.kill(self.runner.pool.handles[slot])
         return out
 
-    monkeypatch.setattr(ray_source.RaySource, "games", games_then_kill)
+    monkeypatch.setattr(sources.UnitSource, "games", games_then_kill)
     assert main(tiny(tmp_path / "hit", "total_games=96")) == 0
     hit = checkpoint(next((tmp_path / "hit").iterdir()))
     # Then it was replaced, its units played again, and the run is the same to the last weight
-    source = sources[-1]
-    assert source.pool.replaced == 1 and source.resubmitted >= 1
+    source = seen[-1]
+    assert source.runner.pool.replaced == 1 and source.runner.resubmitted >= 1
     assert source.taken == 12 and list(source.recent_versions) == [0] * 5 + list(range(1, 8))
     assert hit["games"] == calm["games"] == 96 and hit["updates"] == 12
     assert all(torch.equal(calm["model"][k], hit["model"][k]) for k in calm["model"])
