@@ -52,8 +52,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from gammon.arena import evaluate, mean_ci95  # noqa: E402
-from gammon.backend import LOCAL, Backend  # noqa: E402
 from gammon.net import load_model, weights_from_state  # noqa: E402
+from gammon.runners import LOCAL, Backend  # noqa: E402
 from gammon.train.config import load_config  # noqa: E402
 from gammon.train.loop import train  # noqa: E402
 from gammon.train.selfplay import SelfPlayer  # noqa: E402
@@ -74,17 +74,13 @@ def trained_weights():
 
 def source_rate(kind: str, actors: int, games: int) -> tuple[float, float]:
     """Start-up seconds and steady games/s of a game source fed new weights every 16 games."""
-    from gammon.train.ray_source import RaySource
-    from gammon.train.workers import InlineSource, WorkerPool
+    from gammon.train.sources import open_source
 
     weights = trained_weights()
     start = time.perf_counter()
-    if kind == "inline":
-        source = InlineSource(weights, np.random.default_rng(1))
-    elif kind == "processes":
-        source = WorkerPool(actors, weights, seed=1, start_games=0)
-    else:
-        source = RaySource(RAY, actors, weights, seed=1, start_games=0, unit_games=UPDATE)
+    backend = RAY if kind == "ray" else LOCAL
+    workers = 0 if kind == "inline" else actors
+    source = open_source(backend, workers, weights, np.random.default_rng(1), seed=1, start_games=0, unit_games=UPDATE)
     try:
         source.games(UPDATE)  # the first games: processes or actors started, kernels loaded
         startup = time.perf_counter() - start

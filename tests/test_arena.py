@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from gammon import arena
-from gammon.arena import ArenaError, Format, GameRecord, Result, elo_ratings, evaluate, mean_ci95, play_pair, summarize
+from gammon.arena import ArenaError, ArenaRecord, Format, Result, elo_ratings, evaluate, mean_ci95, play_pair, summarize
 from gammon.bots.random_bot import RandomBot
 from gammon.cli import main
 from gammon.errors import GammonError
@@ -85,9 +85,9 @@ def test_the_confidence_interval_matches_a_hand_computation():
 def test_the_summary_takes_the_interval_over_pair_means_not_games():
     # Pair 0: A wins 2 and loses 1 -> mean 0.5; pair 1: wins 1 and 1 -> 1; pair 2: loses 3 and wins 1 -> -1.
     records = [
-        GameRecord(0, False, 2, 30), GameRecord(0, True, -1, 40),
-        GameRecord(1, False, 1, 50), GameRecord(1, True, 1, 60),
-        GameRecord(2, False, -3, 70), GameRecord(2, True, 1, 50),
+        ArenaRecord(0, False, 2, 30), ArenaRecord(0, True, -1, 40),
+        ArenaRecord(1, False, 1, 50), ArenaRecord(1, True, 1, 60),
+        ArenaRecord(2, False, -3, 70), ArenaRecord(2, True, 1, 50),
     ]
     result = summarize("a", "b", records, seed=1, seconds=2.0, workers=1)
     mean, ci = mean_ci95([0.5, 1.0, -1.0])

@@ -15,11 +15,13 @@ import numpy as np
 import pytest
 import torch
 
-from gammon import arena_ray
+from gammon import runners
 from gammon.arena import MONEY, evaluate
-from gammon.backend import Backend, BackendError
+from gammon.arena.run import ArenaWorker, play_pairs
 from gammon.cli import main
 from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
+from gammon.runners import LOCAL, Backend, RunnerError
+from gammon.train import sources
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -66,7 +68,7 @@ def test_asking_for_ray_without_it_says_how_to_install_it(monkeypatch, tmp_path,
 def test_an_address_needs_the_ray_backend(capsys):
     assert main(["eval", "level2", "level1", "--games", "2", "--address", "auto"]) == 2
     assert "--address auto needs --backend ray" in capsys.readouterr().err
-    with pytest.raises(BackendError, match="unknown backend"):
+    with pytest.raises(RunnerError, match="unknown backend"):
         Backend.from_options("spark", None)
 
 
@@ -76,6 +78,9 @@ def test_a_cluster_that_cannot_be_reached_is_a_one_line_error_not_a_hang(capsys)
     assert main(["eval", "level2", "level1", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach Ray at 127.0.0.1:1" in err and len(err.strip().splitlines()) == 1
+    assert main(["eval", "level2", "level1", "--games", "2", "--backend", "ray", "--address", "nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid Ray address 'nowhere'" in err and len(err.strip().splitlines()) == 1
 
 
 # -- the arena ------------------------------------------------------------------------------
@@ -101,23 +106,26 @@ def test_the_arena_on_ray_plays_the_same_games_as_local_processes(ray, tmp_path,
 
 
 @needs_ray
-def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray, monkeypatch):
-    pools = []
+def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray):
+    with runners.start(RAY, ArenaWorker, ("level2", "level1", {}, 5, MONEY), 2) as runner:
+        def kill_once(n):
+            if runner.pool.replaced == 0:
+                ray.kill(runner.pool.handles[0])
 
-    class Watched(arena_ray.ActorPool):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            pools.append(self)
-
-    def kill_once(n):
-        if pools[0].replaced == 0:
-            ray.kill(pools[0].handles[0])
-
-    monkeypatch.setattr(arena_ray, "ActorPool", Watched)
-    records, actors = arena_ray.play_pairs(RAY, "level2", "level1", 12, 5, 2, MONEY, {}, kill_once)
-    assert pools[0].replaced == 1
+        records = play_pairs(runner, 12, kill_once)
+        assert runner.pool.replaced == 1 and runner.stats()["units_resubmitted"] >= 1
     assert sorted((r.pair, r.swapped) for r in records) == [(p, s) for p in range(12) for s in (False, True)]
     assert tuple(records) == evaluate("level2", "level1", games=24, seed=5).records
+
+
+@needs_ray
+def test_more_actors_than_the_cluster_has_cpus_is_a_one_line_error(ray, tmp_path, capsys):
+    assert main(["eval", "level2", "level1", "--games", "8", "--backend", "ray", "--workers", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "3 Ray actors need 3 CPUs; the cluster has 2" in err and len(err.strip().splitlines()) == 1
+    assert main(tiny(tmp_path, "total_games=8", "workers=3")) == 2
+    assert "3 Ray actors need 3 CPUs" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing written
 
 
 # -- training -------------------------------------------------------------------------------
@@ -133,7 +141,7 @@ def test_training_on_ray_checkpoints_logs_and_resumes(ray, tmp_path, capsys):
     assert state["games"] == 160 and state["updates"] == 20
     events = EventAccumulator(str(run_dir))
     events.Reload()
-    staleness = [e.value for e in events.Scalars("ray/staleness")]
+    staleness = [e.value for e in events.Scalars("selfplay/staleness")]
     assert staleness[-1] == 4  # two actors: self-play runs 2 x 2 updates behind the learner
     # Resumed on Ray, it continues from its checkpoint
     assert main(["train", "--resume", str(run_dir), "--no-progress", "--device", "cpu", "--backend", "ray",
@@ -142,14 +150,12 @@ def test_training_on_ray_checkpoints_logs_and_resumes(ray, tmp_path, capsys):
 
 
 @needs_ray
-def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
-    from gammon.train.ray_source import RaySource
-
+def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors_nor_the_backend(ray):
     arch = Architecture(hidden=8)
     weights = [weights_from_state(build_module(arch, seed=s).state_dict(), arch) for s in range(5)]
 
-    def play(actors):
-        source = RaySource(RAY, actors, weights[0], seed=3, start_games=0, unit_games=4, inflight=2)
+    def play(actors, backend=RAY):
+        source = sources.open_source(backend, actors, weights[0], None, seed=3, start_games=0, unit_games=4, inflight=2)
         try:
             games = []
             for w in weights[1:]:
@@ -161,35 +167,36 @@ def test_self_play_games_depend_on_the_seed_and_the_lag_not_on_the_actors(ray):
 
     one, versions = play(1)
     two, _ = play(2)
-    assert versions == [0, 0, 0, 1]  # unit j (>= 2) is played with the weights of version j - 2
-    assert len(one) == len(two) == 16
-    assert all(np.array_equal(a.boards, b.boards) and a.points == b.points for a, b in zip(one, two))
+    local, local_versions = play(2, LOCAL)
+    assert versions == local_versions == [0, 0, 0, 1]  # unit j (>= 2) is played with the weights of version j - 2
+    assert len(one) == len(two) == len(local) == 16
+    for other in (two, local):
+        assert all(np.array_equal(a.boards, b.boards) and a.points == b.points for a, b in zip(one, other))
 
 
 @needs_ray
 def test_a_self_play_actor_killed_mid_run_changes_nothing(ray, tmp_path, monkeypatch, capsys):
-    from gammon.train import ray_source
-
     # Given an undisturbed run on two actors
     assert main(tiny(tmp_path / "calm", "total_games=96")) == 0
     calm = checkpoint(next((tmp_path / "calm").iterdir()))
     # When the same run loses an actor with units in flight
-    sources = []
-    games = ray_source.RaySource.games
+    seen = []
+    games = sources.UnitSource.games
 
     def games_then_kill(self, n):
         out = games(self, n)
-        sources.append(self)
-        if len(sources) == 3:  # kill the actor of the unit just submitted
-            ray.kill(self.pool.handles[(self._next_submit - 1) % self.actors])
+        seen.append(self)
+        if len(seen) == 3:  # kill the actor of the unit just submitted (queued behind the one it plays)
+            _, slot, _ = max(self.runner._running.values())
+            ray.kill(self.runner.pool.handles[slot])
         return out
 
-    monkeypatch.setattr(ray_source.RaySource, "games", games_then_kill)
+    monkeypatch.setattr(sources.UnitSource, "games", games_then_kill)
     assert main(tiny(tmp_path / "hit", "total_games=96")) == 0
     hit = checkpoint(next((tmp_path / "hit").iterdir()))
     # Then it was replaced, its units played again, and the run is the same to the last weight
-    source = sources[-1]
-    assert source.pool.replaced == 1 and source.resubmitted >= 1
+    source = seen[-1]
+    assert source.runner.pool.replaced == 1 and source.runner.resubmitted >= 1
     assert source.taken == 12 and list(source.recent_versions) == [0] * 5 + list(range(1, 8))
     assert hit["games"] == calm["games"] == 96 and hit["updates"] == 12
     assert all(torch.equal(calm["model"][k], hit["model"][k]) for k in calm["model"])

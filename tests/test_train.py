@@ -159,10 +159,15 @@ def test_a_killed_run_resumes_exactly_where_it_stopped(tmp_path, capsys, how):
     assert all(torch.equal(fresh[k], resumed[k]) for k in fresh)
 
 
-def test_worker_processes_feed_the_trainer(tmp_path, capsys):
-    assert main(tiny(tmp_path, "total_games=32", "workers=2")) == 0
-    run_dir = next(tmp_path.iterdir())
-    assert load_model(run_dir / "model.pt").games_trained == 32
+def test_worker_processes_give_the_same_run_for_the_same_lag_whatever_their_number(tmp_path, capsys):
+    # Given the same run with self-play in two processes, and in one with the same lag (4 updates)
+    assert main(tiny(tmp_path / "two", "total_games=48", "workers=2")) == 0
+    assert main(tiny(tmp_path / "one", "total_games=48", "workers=1", "ray_staleness=4")) == 0
+    two, one = next((tmp_path / "two").iterdir()), next((tmp_path / "one").iterdir())
+    # Then both trained on the same games, to the last weight
+    assert load_model(two / "model.pt").games_trained == 48
+    a, b = final_weights(two), final_weights(one)
+    assert all(torch.equal(a[k], b[k]) for k in a)
 
 
 def test_a_duplicate_match_of_a_net_against_itself_is_even():

@@ -4,7 +4,6 @@
 * :mod:`gammon.train.config` -- the hyperparameters (a dataclass read from TOML, ``--set`` overrides)
 * :mod:`gammon.train.selfplay` -- whole self-play games in one Numba call per game
 * :mod:`gammon.train.td` -- lambda-return targets over whole games
-* :mod:`gammon.train.workers` -- self-play in the trainer process or in worker processes
-* :mod:`gammon.train.ray_source` -- self-play on Ray actors (`--backend ray`)
+* :mod:`gammon.train.sources` -- self-play in the trainer process, or in units on worker processes or Ray actors (:mod:`gammon.runners`)
 * :mod:`gammon.train.checkpoint` -- atomic checkpoints with RNG states, for exact resumes
 """

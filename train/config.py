@@ -49,7 +49,7 @@ class Config:
     workers: int = 0
     """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible). With --backend ray: self-play actors, 0 for one per cluster CPU less one"""
     ray_staleness: int = 0
-    """with --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the actors"""
+    """with workers > 0 or --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the workers"""
     threads: int = 1
     """torch threads in the trainer process"""
     checkpoint_every: int = 20_000

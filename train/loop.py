@@ -17,14 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.backend import LOCAL, Backend, require_ray
 from gammon.engine.encoding import encode_batch
 from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import OUTPUTS
+from gammon.runners import LOCAL, Backend, require_ray
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError, field_docs
+from gammon.train.sources import open_source
 from gammon.train.td import batch_states, lambda_returns
-from gammon.train.workers import InlineSource, WorkerPool
 
 
 def new_run_dir(cfg: Config) -> Path:
@@ -54,7 +54,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     """Train (or continue training) and return the run folder.
 
     ``backend`` says where self-play runs: this machine (``workers``
-    processes, or the trainer itself) or Ray actors (:mod:`gammon.train.ray_source`).
+    processes, or the trainer itself) or Ray actors (:mod:`gammon.train.sources`).
 
     The folder holds ``checkpoint.pt`` (to resume), ``model.pt`` (the latest
     model file), ``models/model-<games>.pt`` (one per evaluation),
@@ -99,24 +99,15 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
         return weights_from_state(model.state_dict(), arch)
 
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
-    if backend.is_ray:
-        from gammon.train.ray_source import RaySource
-
-        source = RaySource(backend, cfg.workers, current_weights(), cfg.seed, games,
-                           unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
-    elif cfg.workers == 0:
-        source = InlineSource(current_weights(), rng)
-    else:
-        source = WorkerPool(cfg.workers, current_weights(), cfg.seed, games)
+    source = open_source(backend, cfg.workers, current_weights(), rng, seed=cfg.seed, start_games=games,
+                         unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
 
     run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
     (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
     writer = SummaryWriter(str(run_dir))
     if state is None:
         writer.add_text("hyperparameters", hyperparameter_table(cfg))
-    if backend.is_ray:
-        writer.add_text("backend", f"{backend.describe()}: {source.actors} self-play actors, "
-                                   f"self-play {source.inflight} updates behind the learner")
+    writer.add_text("backend", source.describe())
 
     def checkpoint() -> None:
         save_checkpoint(run_dir, {
@@ -192,8 +183,8 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                 means = probs.detach().mean(dim=0).cpu().numpy()
                 for name, value in zip(OUTPUTS, means):
                     writer.add_scalar(f"outputs/{name}", float(value), games)
-                for name, value in getattr(source, "stats", dict)().items():
-                    writer.add_scalar(f"ray/{name}", value, games)
+                for name, value in source.stats().items():
+                    writer.add_scalar(f"selfplay/{name}", value, games)
 
             # -- evaluate, checkpoint ---------------------------------------------------------
             if next_eval is not None and games >= next_eval:

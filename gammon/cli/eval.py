@@ -10,11 +10,10 @@ import argparse
 import json
 import os
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 
 from gammon.arena import Format, Result, RoundRobin, evaluate, new_seed, round_robin
-from gammon.backend import Backend, add_backend_arguments, backend_from_args, ray_session
+from gammon.runners import Backend, add_backend_arguments, backend_from_args
 from gammon.cli import CommandError
 
 NAME = "eval"
@@ -50,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write {path}: no directory {path.parent}")
     seed = args.seed if args.seed is not None else new_seed()
     # One Ray session for the whole command (a round robin's pairings share it).
-    with ray_session(backend) if backend.is_ray else nullcontext():
+    if not backend.is_ray:
+        return _run(args, fmt, seed, workers, backend)
+    from gammon.runners.ray import ray_session
+
+    with ray_session(backend):
         return _run(args, fmt, seed, workers, backend)
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from gammon.backend import add_backend_arguments, backend_from_args, require_ray
+from gammon.runners import add_backend_arguments, backend_from_args, require_ray
 from gammon.cli import CommandError
 from gammon.resources import recipe_path, recipes
 

@@ -1,0 +1,167 @@
+"""Where self-play games come from: the trainer process itself, or numbered units on a runner.
+
+Both sources have the same methods: ``games(n)`` returns ``n`` new games,
+``publish(weights)`` hands newer weights to the players, ``stats()`` gives
+counters for TensorBoard, ``describe()`` one line for it, ``close()``.
+
+* :class:`InlineSource` (``workers = 0`` on the local backend) plays in the
+  trainer process, always with the newest weights and the trainer's dice
+  generator: runs are exactly reproducible and resumable.
+* :class:`UnitSource` plays on a :mod:`gammon.runners` runner: worker
+  processes on this machine (``workers = N``) or Ray actors
+  (``--backend ray``), the learner staying in the trainer process.
+
+Units. Games are made in numbered units of ``unit_games`` games (one
+update's worth, ``games_per_update``). Unit ``j`` is played with its own
+dice, seeded from ``(seed, start_games, j)``, and with the weights that were
+newest when it was submitted. ``inflight`` units are submitted ahead; each
+time the learner takes unit ``j`` it submits unit ``j + inflight``, and it
+takes units strictly in number order.
+
+Staleness. With one unit per update, the games of update ``u`` were played
+with the weights of update ``u - inflight``: self-play lags the learner by
+exactly ``inflight`` updates (``2 * workers`` by default, enough to keep every
+worker busy; ``ray_staleness`` in the config), never more, whatever the speed
+of the workers. TD(lambda) targets are recomputed by the learner with the
+current network, so only the positions visited are stale, not the targets.
+
+Determinism. A unit's games depend only on its seed and its weights, so a
+run is a function of its config and ``inflight``: the same with 1 or 100
+workers, local processes or Ray actors, with or without actors lost and
+replaced (their units are run again, each taken once). Local processes used
+to play free-running (each with its own generator and whatever weights it
+had last seen, so runs were not repeatable); they now take the same units as
+Ray actors, at about the same training games/s (within a few per cent on
+two shared cores, measured as ``benchmarks/train.py`` does).
+Resuming from a checkpoint starts a new numbering (units in flight at the
+checkpoint are played again with the checkpoint's weights), so a resumed run
+is not the same to the bit as an uninterrupted one, unlike inline self-play.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from gammon import runners
+from gammon.net import Architecture, Weights
+from gammon.runners import Backend, Runner, RunnerError, Shared
+from gammon.train.selfplay import Game, SelfPlayer
+
+
+class InlineSource:
+    """Self-play in the trainer process with the trainer's generator."""
+
+    def __init__(self, weights: Weights, rng: np.random.Generator) -> None:
+        self.player = SelfPlayer(weights)
+        self.rng = rng
+
+    def games(self, n: int) -> list[Game]:
+        return self.player.play_many(self.rng, n)
+
+    def publish(self, weights: Weights) -> None:
+        self.player.weights = weights
+
+    def stats(self) -> dict[str, float]:
+        return {}
+
+    def describe(self) -> str:
+        return "self-play in the trainer process"
+
+    def close(self) -> None:
+        pass
+
+
+class SelfPlayWorker:
+    """A runner's worker: plays units ``(version, weights, seed, n)`` with the weights of that version."""
+
+    def __init__(self, arch: dict) -> None:
+        self.arch = Architecture(**arch)
+        self.player: SelfPlayer | None = None
+        self.version = -1
+
+    def run(self, unit: tuple[int, Shared, tuple[int, ...], int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``n`` games as ``(all boards, turns + 1 of each game, points)``."""
+        version, weights, seed, n = unit
+        if version != self.version:
+            current = Weights.from_flat(np.asarray(weights.get()), self.arch)
+            if self.player is None:
+                self.player = SelfPlayer(current)
+            self.player.weights = current
+            self.version = version
+        games = self.player.play_many(np.random.default_rng(seed), n)
+        return (np.concatenate([g.boards for g in games]),
+                np.array([g.boards.shape[0] for g in games], np.int64),
+                np.array([g.points for g in games], np.int64))
+
+
+class UnitSource:
+    """Self-play units on a runner, taken in order (see the module docstring)."""
+
+    def __init__(self, runner: Runner, weights: Weights, seed: int, start_games: int, unit_games: int,
+                 inflight: int | None = None) -> None:
+        self.runner = runner
+        self.inflight = 2 * max(1, runner.workers) if inflight is None else inflight
+        if self.inflight < 1:
+            raise RunnerError(f"invalid inflight {self.inflight}: expected at least 1 unit")
+        self.unit_games = unit_games
+        self.seed = (int(seed), int(start_games))
+        self.version = 0
+        self._weights = runner.share(weights.flat())
+        self._versions: deque[int] = deque()  # the weights version of each unit submitted and not taken
+        self._pending: deque[Game] = deque()
+        self.lag = 0  # updates between the weights of the last unit taken and the learner's
+        self.taken = 0  # units taken
+        self.recent_versions: deque[int] = deque(maxlen=1024)  # the weights version of the last units taken
+        for _ in range(self.inflight):
+            self._submit()
+
+    def games(self, n: int) -> list[Game]:
+        while len(self._pending) < n:
+            boards, lengths, points = self.runner.take()
+            version = self._versions.popleft()
+            self.taken += 1
+            self.recent_versions.append(version)
+            self.lag = self.version - version
+            self._submit()
+            for b, p in zip(np.split(boards, np.cumsum(lengths)[:-1]), points):
+                self._pending.append(Game(b, int(p)))
+        return [self._pending.popleft() for _ in range(n)]
+
+    def publish(self, weights: Weights) -> None:
+        self.version += 1
+        self._weights = self.runner.share(weights.flat())
+
+    def stats(self) -> dict[str, float]:
+        """``staleness``: updates the last unit's weights were behind the learner's; the runner's counters."""
+        return {"staleness": self.lag, **self.runner.stats()}
+
+    def describe(self) -> str:
+        return f"{self.runner.describe()}, self-play {self.inflight} updates behind the learner"
+
+    def close(self) -> None:
+        self.runner.close()
+
+    def _submit(self) -> None:
+        unit = self.taken + len(self._versions)  # the number the runner gives it
+        self.runner.submit((self.version, self._weights, (*self.seed, unit), self.unit_games))
+        self._versions.append(self.version)
+
+
+def open_source(backend: Backend, workers: int, weights: Weights, rng: np.random.Generator, *, seed: int,
+                start_games: int, unit_games: int, inflight: int | None = None) -> InlineSource | UnitSource:
+    """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
+
+    On Ray ``workers`` 0 means one actor per cluster CPU less one (the learner's).
+    """
+    if unit_games < 1:
+        raise RunnerError(f"invalid unit size {unit_games}: expected at least 1 game")
+    if not backend.is_ray and workers == 0:
+        return InlineSource(weights, rng)
+    runner = runners.start(backend, SelfPlayWorker, (weights.arch.as_dict(),), workers or None, spare=1)
+    try:
+        return UnitSource(runner, weights, seed, start_games, unit_games, inflight)
+    except BaseException:
+        runner.close()
+        raise
