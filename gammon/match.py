@@ -197,6 +197,10 @@ class Match:
         self.start = start
         self.start_position = position
         self.observers = tuple(observers)
+        # Everyone told of each action, found once: the players' ``observe`` hooks, then the observers.
+        self._listeners = tuple(
+            hook for hook in (getattr(p, "observe", None) for p in self.players) if hook is not None
+        ) + self.observers
         names = tuple(names) if names else tuple(getattr(p, "name", f"player {i}") for i, p in enumerate(players))
         if names[0] == names[1]:
             names = (f"{names[0]} (1)", f"{names[1]} (2)")
@@ -351,7 +355,7 @@ class Match:
             )
         after = position.apply(play)
         t.position, t.on_roll, t.turn, t.dice = after, 1 - me, 1 - me, None
-        self._log(game, Action(me, "move", dice=dice, play=play.notation(), moves=play.moves))
+        self._log(game, Action(me, "move", dice=dice, moves=play.moves))
         if after.is_game_over():
             result = after.result()
             self._finish(game, me, result, points_for(result, t.cube, t.owner, self.rules), "bear-off")
@@ -420,12 +424,8 @@ class Match:
 
     def _notify(self, action: Action) -> None:
         t = self._table()
-        for player in self.players:
-            observe = getattr(player, "observe", None)
-            if observe is not None:
-                observe(action, t)
-        for observer in self.observers:
-            observer(action, t)
+        for listener in self._listeners:
+            listener(action, t)
 
 
 _ENDED = object()

@@ -271,7 +271,7 @@ class _Reader:
                 play = plays[0] if not text else self.position.parse_play(text, dice)
             except GammonError as exc:
                 raise MatFileError(f"game {game.number}: cannot replay {cell!r}: {exc}") from None
-            game.actions.append(Action(player, "move", dice=dice, play=play.notation(), moves=play.moves))
+            game.actions.append(Action(player, "move", dice=dice, moves=play.moves))
             after = self.position.apply(play)
             if after.is_game_over():
                 result = after.result()

@@ -119,7 +119,7 @@ class Play:
     def moves(self) -> tuple[Move, ...]:
         """The single-die steps, in an order in which they can be played."""
         if self._moves is None:
-            self._moves = tuple(Move(int(s), int(d), bool(h)) for s, d, h in self._steps.tolist() if s >= 0)
+            self._moves = tuple([Move(s, d, h == 1) for s, d, h in self._steps.tolist() if s >= 0])
         return self._moves
 
     @property

@@ -6,7 +6,7 @@ tournament show them.
 
 >>> Rules(match_length=7).describe()
 '7-point match'
->>> Action(0, "move", dice=(6, 5), play="24/13", moves=((24, 18), (18, 13))).describe(("alice", "bob"))
+>>> Action(0, "move", dice=(6, 5), moves=(Move(24, 18), Move(18, 13))).describe(("alice", "bob"))
 'alice rolls 6-5 and plays 24/13'
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gammon.errors import MatchError
-from gammon.play import Move
+from gammon.play import Move, format_moves
 from gammon.position import Dice, Position
 
 __all__ = ["RESIGN_NAMES", "Action", "GameRecord", "MatchRecord", "Rules", "points_for"]
@@ -86,8 +86,8 @@ class Action:
     """One thing that happened in a game, by ``player`` (0 or 1).
 
     ``kind`` is one of
-    ``"roll"`` (``dice``), ``"move"`` (``dice``, ``play`` in standard
-    notation, ``moves`` single-die steps in the mover's numbering),
+    ``"roll"`` (``dice``), ``"move"`` (``dice``, ``moves`` single-die steps
+    in the mover's numbering, :attr:`play` their standard notation),
     ``"double"`` and ``"beaver"`` (``cube``: the value offered), ``"take"``,
     ``"pass"``, ``"resign"`` (``value``: 1, 2, 3), ``"accept"``, ``"reject"``
     (answers to a resignation) and ``"win"`` (``value``: the result 1, 2, 3;
@@ -99,11 +99,15 @@ class Action:
     player: int
     kind: str
     dice: Dice | None = None
-    play: str = ""
     moves: tuple[Move, ...] = ()
     cube: int = 0
     value: int = 0
     points: int = 0
+
+    @property
+    def play(self) -> str:
+        """The move in standard notation (written only when read: the arena never asks)."""
+        return format_moves(self.moves)
 
     def describe(self, names: Sequence[str] = ("player 0", "player 1")) -> str:
         """One line of text: ``level3 rolls 6-5 and plays 24/13``."""

@@ -106,7 +106,7 @@ def test_missing_corrupt_and_foreign_files_raise_a_one_line_error_naming_the_fil
     foreign = tmp_path / "foreign.pt"
     torch.save({"weights": torch.zeros(3)}, foreign)
     pickled = tmp_path / "pickled.pt"
-    torch.save({"format": "gammon-td-model", "obj": object.__new__(Position)}, pickled)
+    torch.save({"format": "gammon-td-model", "obj": Position.initial()}, pickled)
     for path in (missing, corrupt, foreign, pickled):
         with pytest.raises(ModelFileError) as info:
             load_model(path)

@@ -33,7 +33,6 @@ True
 from __future__ import annotations
 
 from gammon.arena.pairing import (
-    MAX_TURNS,
     MONEY,
     ArenaError,
     ArenaRecord,
@@ -51,7 +50,7 @@ from gammon.arena.run import check_games, evaluate, new_seed, round_robin
 from gammon.arena.stats import Z95, Result, RoundRobin, elo_ratings, mean_ci95, pair_means, summarize
 
 __all__ = [
-    "MAX_TURNS", "MONEY", "Z95", "ArenaError", "ArenaRecord", "BotSpec", "Format", "Outcome", "Result", "RoundRobin",
+    "MONEY", "Z95", "ArenaError", "ArenaRecord", "BotSpec", "Format", "Outcome", "Result", "RoundRobin",
     "bot_name", "bot_seed", "check_games", "elo_ratings", "evaluate", "make_bot", "mean_ci95", "new_seed",
     "pair_means", "pair_seed", "play_game", "play_pair", "round_robin", "summarize",
 ]

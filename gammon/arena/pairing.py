@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gammon import match
 from gammon.bots import Bot, load
-from gammon.dice import DiceSource, SeededDice, opening_roll
+from gammon.dice import DiceSource, SeededDice
 from gammon.errors import GammonError
-from gammon.position import Position
+from gammon.records import Rules
 
 BotSpec = str | Bot
-
-#: A game longer than this many turns is a bug in a bot or the engine.
-MAX_TURNS = 5000
 
 
 class ArenaError(GammonError):
@@ -34,9 +32,8 @@ class ArenaError(GammonError):
 class Format:
     """What is played: cubeless money (the default), money with the cube, or matches.
 
-    Money games with the cube and matches (always with the cube and the
-    Crawford rule) are played by :mod:`gammon.match`; cubeless money games by
-    the lean loop of :func:`play_game`, which is what bot training measures with.
+    All are played by :mod:`gammon.match`; matches always with the cube and
+    the Crawford rule.
     """
 
     match_length: int = 0
@@ -111,10 +108,12 @@ def bot_seed(seed: int, pair: int, side: int) -> int:
 
 
 def play_game(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Outcome:
-    """Play one game (one match for a match format) between ``seats``; the outcome for seat 0.
+    """Play one game (one match for a match format) between ``seats`` with :mod:`gammon.match`; the outcome for seat 0.
 
     Seat 0 throws the first die of the opening roll; the higher die moves
-    first with both dice, then the seats alternate rolling ``dice``.
+    first with both dice, then the seats alternate rolling ``dice``. The
+    match runner is the one game driver: cubeless money is a game under
+    ``Rules(cube=False)``.
 
     >>> from gammon.dice import SeededDice
     >>> from gammon.bots import load
@@ -123,32 +122,12 @@ def play_game(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Ou
     (True, True)
     """
     fmt.check()
-    if fmt.match_length or fmt.cube:
-        return _play_with_cube(seats, dice, fmt)
-    turn, roll = opening_roll(dice)
-    position = Position.initial()
-    for turns in range(1, MAX_TURNS + 1):
-        play = seats[turn].choose_play(position, roll)
-        position = position.apply(play)
-        if position.is_game_over():
-            points = position.result() if turn == 0 else -position.result()
-            return Outcome(points, turns, (points,))
-        turn ^= 1
-        roll = dice.roll()
-    raise RuntimeError(f"game did not finish in {MAX_TURNS} turns (position {position.position_id()})")
-
-
-def _play_with_cube(seats: Sequence[Bot], dice: DiceSource, fmt: Format) -> Outcome:
-    """A money game with the cube, or a whole match, through :mod:`gammon.match`."""
-    from gammon import match
-    from gammon.records import Rules
-
     if fmt.match_length:
         record = match.play_match(seats[0], seats[1], fmt.match_length, dice)
         games = record.games
         points = 1 if record.winner == 0 else -1
     else:
-        games = [match.play_game(seats[0], seats[1], dice, rules=Rules(cube=True))]
+        games = [match.play_game(seats[0], seats[1], dice, rules=Rules(cube=fmt.cube))]
         points = games[0].points if games[0].winner == 0 else -games[0].points
     results = tuple(g.result if g.winner == 0 else -g.result for g in games)
     turns = sum(len(g.plays()) for g in games)
