@@ -9,7 +9,7 @@ from pathlib import Path
 
 from numba.core.registry import CPUDispatcher
 
-from gammon.engine import cache as jitcache
+from gammon.engine import cache
 
 KERNEL_MODULES = (
     "gammon.outcomes",
@@ -45,7 +45,7 @@ def _callees(kernel):
 
 def test_every_kernel_that_depends_on_another_file_is_marked_cross_file():
     # Given every compiled function of the package's kernel modules
-    root = Path(jitcache.__file__).parents[1]
+    root = Path(cache.__file__).parents[1]
     kernels = {id(k): (m, n, k) for m in KERNEL_MODULES for n, k in _kernels(importlib.import_module(m))}
     # Then a kernel that calls another file's Numba function, or a marked kernel
     # of its own file, is marked itself (its cached code embeds theirs)
@@ -55,11 +55,11 @@ def test_every_kernel_that_depends_on_another_file_is_marked_cross_file():
         for module_name, name, kernel in kernels.values():
             for callee in _callees(kernel):
                 foreign = inspect.getfile(callee.py_func) != inspect.getfile(kernel.py_func)
-                if (foreign or callee in jitcache._kernels) and kernel not in jitcache._kernels:
+                if (foreign or callee in cache._kernels) and kernel not in cache._kernels:
                     raise AssertionError(f"{module_name}.{name} calls {callee.py_func.__name__} but is not marked cross_file")
                 if foreign:
                     source = Path(inspect.getfile(callee.py_func)).resolve().relative_to(root.resolve())
-                    assert source.as_posix() in jitcache.SOURCES, f"{source} is not in the cache guard's SOURCES"
+                    assert source.as_posix() in cache.SOURCES, f"{source} is not in the cache guard's SOURCES"
 
 
 class _FakeCache:
@@ -80,31 +80,31 @@ def _fake_kernel(tmp_path: Path):
 
 def test_refresh_drops_a_cache_compiled_against_other_sources(tmp_path, monkeypatch):
     kernel = _fake_kernel(tmp_path)
-    monkeypatch.setattr(jitcache, "_kernels", [kernel])
-    monkeypatch.setattr(jitcache, "_checked", set())
-    stamp = jitcache.stamp_path(kernel)
+    monkeypatch.setattr(cache, "_kernels", [kernel])
+    monkeypatch.setattr(cache, "_checked", set())
+    stamp = cache.stamp_path(kernel)
     stamp.parent.mkdir()
     stamp.write_text("compiled against an older movegen")
 
-    jitcache.refresh()
+    cache.refresh()
     assert kernel._cache.flushed == 1
     current = stamp.read_text()
     assert current != "compiled against an older movegen"
 
     # A new process with the same sources keeps the cache.
-    monkeypatch.setattr(jitcache, "_checked", set())
-    jitcache.refresh()
+    monkeypatch.setattr(cache, "_checked", set())
+    cache.refresh()
     assert kernel._cache.flushed == 1 and stamp.read_text() == current
 
 
 def test_refresh_drops_the_cache_when_a_dependency_changes(tmp_path, monkeypatch):
     kernel = _fake_kernel(tmp_path)
-    monkeypatch.setattr(jitcache, "_kernels", [kernel])
-    monkeypatch.setattr(jitcache, "_checked", set())
-    jitcache.refresh()
+    monkeypatch.setattr(cache, "_kernels", [kernel])
+    monkeypatch.setattr(cache, "_checked", set())
+    cache.refresh()
     flushed = kernel._cache.flushed
 
-    monkeypatch.setattr(jitcache, "sources_digest", lambda: b"a changed movegen.py")
-    monkeypatch.setattr(jitcache, "_checked", set())
-    jitcache.refresh()
+    monkeypatch.setattr(cache, "sources_digest", lambda: b"a changed movegen.py")
+    monkeypatch.setattr(cache, "_checked", set())
+    cache.refresh()
     assert kernel._cache.flushed == flushed + 1
