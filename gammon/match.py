@@ -347,8 +347,7 @@ class Match:
         play = self._ask(game, lambda: player.choose_play(position, dice))
         if play is _ENDED:
             return True
-        plays = position.legal_plays(dice)
-        if not isinstance(play, Play) or play not in plays:
+        if not isinstance(play, Play) or not play.is_legal_for(position, dice):
             raise IllegalPlayError(
                 f"{t.names[me]} chose {play!r}, which is not a legal play of {dice[0]}-{dice[1]} "
                 f"in position {position.position_id()}"

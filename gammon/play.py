@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from gammon.errors import PlayNotationError
 
 if TYPE_CHECKING:
-    from gammon.position import Position
+    from gammon.position import Plays, Position
 
 
 class Move(NamedTuple):
@@ -106,14 +107,15 @@ class Play:
     same one. ``str(play)`` is standard notation.
     """
 
-    __slots__ = ("_steps", "_after", "_origin", "_over", "_moves")
+    __slots__ = ("_steps", "_after", "_origin", "_over", "_moves", "_source")
 
-    def __init__(self, origin: Position, steps: np.ndarray, after: np.ndarray, over: bool) -> None:
+    def __init__(self, origin: Position, steps: np.ndarray, after: np.ndarray, over: bool, source: Plays | None = None) -> None:
         self._origin = origin
         self._steps = steps
         self._after = after
         self._over = over
         self._moves: tuple[Move, ...] | None = None
+        self._source = source  # the legal plays this one was taken from
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -126,6 +128,13 @@ class Play:
     def origin(self) -> Position:
         """The position this play is made from."""
         return self._origin
+
+    def is_legal_for(self, position: Position, dice: Sequence[int]) -> bool:
+        """Whether this is a legal play of ``dice`` in ``position``: at once when it was taken from those plays."""
+        source = self._source
+        if source is not None and source.position is position and sorted(source.dice) == sorted(dice):
+            return True
+        return self in position.legal_plays(dice)
 
     def is_pass(self) -> bool:
         """True for the empty play made when nothing can move."""

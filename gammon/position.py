@@ -45,7 +45,7 @@ class Position:
     ('sGfwATDgc/ABMA', (167, 163))
     """
 
-    __slots__ = ("_board", "_over", "_last")
+    __slots__ = ("_board", "_over")
 
     def __init__(self, board: Sequence[int] | np.ndarray) -> None:
         """Build from a 26-cell board (see :mod:`gammon.engine.movegen`), validated."""
@@ -54,18 +54,13 @@ class Position:
         self._board = array.astype(np.int8)
         self._board.flags.writeable = False
         self._over = bool(self._board.min() >= 0)
-        self._last: tuple[Dice, Plays] | None = None
 
     @classmethod
     def _trusted(cls, board: np.ndarray, over: bool) -> Position:
         pos = object.__new__(cls)
         pos._board = board
         pos._over = over
-        pos._last = None
         return pos
-
-    def __reduce__(self):
-        return _rebuild, (bytes(self._board), self._over)
 
     # -- construction -------------------------------------------------------
 
@@ -164,17 +159,12 @@ class Position:
         When nothing can move the result holds exactly one empty play (the
         pass). A finished game has no plays: :class:`GameOverError`.
         """
-        last = self._last
-        if last is not None and type(dice) is tuple and last[0] == dice:  # the bot's and the match runner's check share one generation
-            return last[1]
         d1, d2 = _check_dice(dice)
         if self._over:
             raise GameOverError(f"position {self.position_id()} is a finished game: there is nothing to play")
         after, steps, over = movegen.generate(self._board, d1, d2)
         after.flags.writeable = False
-        plays = Plays(self, (d1, d2), after, steps, over)
-        self._last = (plays.dice, plays)
-        return plays
+        return Plays(self, (d1, d2), after, steps, over)
 
     def apply(self, play: Play) -> Position:
         """The position after ``play``, with the opponent on roll.
@@ -250,13 +240,6 @@ class Position:
         return draw_board(self)
 
 
-def _rebuild(board: bytes, over: bool) -> Position:
-    """Unpickle a :class:`Position` (without the plays it remembers)."""
-    array = np.frombuffer(board, np.int8).copy()
-    array.flags.writeable = False
-    return Position._trusted(array, over)
-
-
 def _validate(array: np.ndarray, given: object) -> None:
     if array.shape != (26,):
         raise InvalidPositionError(f"invalid board {given!r}: expected 26 cells")
@@ -302,7 +285,7 @@ class Plays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        return Play(self.position, self._steps[index], self.after[index], bool(self._over[index]))
+        return Play(self.position, self._steps[index], self.after[index], bool(self._over[index]), self)
 
     def __iter__(self) -> Iterator[Play]:
         for i in range(len(self)):
@@ -312,7 +295,7 @@ class Plays(Sequence[Play]):
         """Whether ``play`` is one of these plays (from this position, to one of these results)."""
         if not isinstance(play, Play) or (play._origin is not self.position and play._origin != self.position):
             return False
-        if play._after.base is self.after:  # a row of these results: one of these plays
+        if play._source is self:
             return True
         return bool((self.after == np.asarray(play._after, np.int8)).all(axis=1).any())
 

@@ -163,7 +163,10 @@ def _candidates(board: np.ndarray, d1: int, d2: int, record: bool):
 
     hi = max(d1, d2)
     lo = min(d1, d2)
-    # Two dice, both orders.
+    # Two dice, both orders. played[s, t]: the high die from s, then the low one
+    # from t. The same two checker moves in the other order reach the same
+    # position (hits included), so the second order skips them.
+    played = np.zeros((BAR + 1, BAR + 1), np.bool_)
     for order in range(2):
         a = hi if order == 0 else lo
         c = lo if order == 0 else hi
@@ -177,20 +180,23 @@ def _candidates(board: np.ndarray, d1: int, d2: int, record: bool):
             path[0, 1] = t1
             path[0, 2] = h1
             for s2 in range(BAR, 0, -1):
+                if order == 1 and played[s2, s1]:
+                    continue
                 t2 = _step_target(cur[1], s2, c)
                 if t2 < 0:
                     continue
-                cur[2] = cur[1]
-                h2 = _do_step(cur[2], s2, t2)
-                path[1, 0] = s2
-                path[1, 1] = t2
-                path[1, 2] = h2
+                if order == 0:
+                    played[s1, s2] = True
                 if best < 2:
                     best = 2
                     n = 0
                 if n == boards.shape[0]:
                     boards, steps, used = _grow(boards, steps, used)
-                boards[n] = cur[2]
+                boards[n] = cur[1]
+                h2 = _do_step(boards[n], s2, t2)
+                path[1, 0] = s2
+                path[1, 1] = t2
+                path[1, 2] = h2
                 if record:
                     steps[n] = -1
                     steps[n, :2] = path[:2]
