@@ -43,7 +43,7 @@ from gammon.arena.pairing import (
     bot_seed,
     make_bot,
     pair_seed,
-    play_game,
+    play_outcome,
     play_pair,
 )
 from gammon.arena.run import check_games, evaluate, new_seed, round_robin
@@ -52,5 +52,5 @@ from gammon.arena.stats import Z95, Result, RoundRobin, elo_ratings, mean_ci95, 
 __all__ = [
     "MONEY", "Z95", "ArenaError", "ArenaRecord", "BotSpec", "Format", "Outcome", "Result", "RoundRobin",
     "bot_name", "bot_seed", "check_games", "elo_ratings", "evaluate", "make_bot", "mean_ci95", "new_seed",
-    "pair_means", "pair_seed", "play_game", "play_pair", "round_robin", "summarize",
+    "pair_means", "pair_seed", "play_outcome", "play_pair", "round_robin", "summarize",
 ]

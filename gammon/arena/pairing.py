@@ -106,7 +106,7 @@ def bot_seed(seed: int, pair: int, side: int) -> int:
 # -- one game ------------------------------------------------------------------
 
 
-def play_game(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Outcome:
+def play_outcome(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Outcome:
     """Play one game (one match for a match format) between ``seats`` with :mod:`gammon.match`; the outcome for seat 0.
 
     Seat 0 throws the first die of the opening roll; the higher die moves
@@ -116,7 +116,7 @@ def play_game(seats: Sequence[Bot], dice: DiceSource, fmt: Format = MONEY) -> Ou
 
     >>> from gammon.dice import SeededDice
     >>> from gammon.bots import load
-    >>> outcome = play_game([load("level4"), load("random", seed=1)], SeededDice(5))
+    >>> outcome = play_outcome([load("level4"), load("random", seed=1)], SeededDice(5))
     >>> outcome.points in (1, 2, 3, -1, -2, -3), outcome.turns > 10
     (True, True)
     """
@@ -165,7 +165,7 @@ def play_pair(a: BotSpec | Side, b: BotSpec | Side, seed: int, pair: int, fmt: F
         bot_a = side_a.for_game(bot_seed(seed, pair, 0))
         bot_b = side_b.for_game(bot_seed(seed, pair, 1))
         seats = (bot_b, bot_a) if swapped else (bot_a, bot_b)
-        outcome = play_game(seats, SeededDice(pair_seed(seed, pair)), fmt)
+        outcome = play_outcome(seats, SeededDice(pair_seed(seed, pair)), fmt)
         sign = -1 if swapped else 1
         results = tuple(sign * r for r in outcome.results) if fmt != MONEY else ()
         records.append(ArenaRecord(pair, swapped, sign * outcome.points, outcome.turns, results))
