@@ -91,6 +91,14 @@ class Backend:
 LOCAL = Backend()
 
 
+def one_thread() -> None:
+    """Keep a worker process or actor to one core: the runner's workers are the parallelism, so the
+    searches' Numba threads (:mod:`gammon.engine.search`) would only oversubscribe the machine."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``--backend`` and ``--address`` options of ``gammon train`` and ``gammon eval``."""
     parser.add_argument("--backend", choices=BACKENDS, default="local",

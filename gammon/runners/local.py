@@ -25,7 +25,7 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from gammon.runners import Runner, RunnerError
+from gammon.runners import Runner, RunnerError, one_thread
 
 #: Seconds between checks that the worker processes are alive while waiting for a result.
 POLL = 1.0
@@ -56,6 +56,7 @@ def _serve(worker: type, args: tuple, tasks: Any, results: Connection) -> None:
     queue would leave it waiting for the rest of the message.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_thread()
     outbox: queue_mod.SimpleQueue = queue_mod.SimpleQueue()
     sender = threading.Thread(target=_send_all, args=(outbox, results), daemon=True)
     sender.start()

@@ -147,6 +147,9 @@ class _Actor:
     """A Ray actor holding one worker of a job."""
 
     def __init__(self, worker: type, args: tuple) -> None:
+        from gammon.runners import one_thread
+
+        one_thread()
         self.worker = worker(*args)
 
     def run(self, payload: Any) -> Any:
