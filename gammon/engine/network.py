@@ -29,34 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from gammon.net import Weights
 
 
-@njit(cache=True, fastmath=True)
-def forward_into(x, n, w1, b1, w2, b2, act, out):
-    """Probabilities of rows ``x[:n]`` into ``out[:n]`` (sparse first layer; ``act`` 0 ReLU, 1 sigmoid)."""
-    nin = w1.shape[0]
-    nh = w1.shape[1]
-    h = np.empty(nh, np.float32)
-    for r in range(n):
-        for j in range(nh):
-            h[j] = b1[j]
-        for i in range(nin):
-            v = x[r, i]
-            if v != 0.0:
-                for j in range(nh):
-                    h[j] += v * w1[i, j]
-        if act == 0:
-            for j in range(nh):
-                if h[j] < 0.0:
-                    h[j] = 0.0
-        else:
-            for j in range(nh):
-                h[j] = 1.0 / (1.0 + math.exp(-h[j]))
-        for k in range(5):
-            s = b2[k]
-            for j in range(nh):
-                s += h[j] * w2[k, j]
-            out[r, k] = 1.0 / (1.0 + math.exp(-s))
-
-
 @cross_file
 @njit(cache=True, inline="always")
 def _point_changes(rows, values, m, first, old, new) -> int:
@@ -98,6 +70,23 @@ def _output(h, w2, b2, act, out) -> None:
         for j in range(nh):
             s += h[j] * w2[k, j]
         out[k] = 1.0 / (1.0 + math.exp(-s))
+
+
+@njit(cache=True, fastmath=True)
+def forward_into(x, n, w1, b1, w2, b2, act, out):
+    """Probabilities of rows ``x[:n]`` into ``out[:n]``, from scratch (sparse first layer; ``act`` 0 ReLU, 1 sigmoid)."""
+    nin = w1.shape[0]
+    nh = w1.shape[1]
+    h = np.empty(nh, np.float32)
+    for r in range(n):
+        for j in range(nh):
+            h[j] = b1[j]
+        for i in range(nin):
+            v = x[r, i]
+            if v != 0.0:
+                for j in range(nh):
+                    h[j] += v * w1[i, j]
+        _output(h, w2, b2, act, out[r])
 
 
 @cross_file
