@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gammon import Position
+from gammon.arena import Format, cube_notes, evaluate
 from gammon.bots import load
 from gammon.cube import CubeState
 from gammon.match import play_match
@@ -211,3 +212,24 @@ def test_a_bot_without_a_cube_declares_it(spec):
 @pytest.mark.parametrize("spec", ["level3", pytest.param("gnubg", marks=needs_gnubg)])
 def test_a_bot_with_a_cube_has_no_note(spec):
     assert getattr(load(spec), "cube_note", None) is None
+
+
+def test_results_with_the_cube_carry_the_note_of_each_bot_without_one():
+    result = evaluate("level1", "random", games=2, seed=3, fmt=Format(cube=True))
+    assert result.cube_notes == (("random", "no cube (never doubles, always takes)"),)
+    assert "  random: no cube (never doubles, always takes)" in result.summary().splitlines()[:3]
+    assert result.to_dict()["cube_notes"] == {"random": "no cube (never doubles, always takes)"}
+
+
+def test_cubeless_results_carry_no_cube_note():
+    result = evaluate("level1", "random", games=2, seed=3)
+    assert result.cube_notes == () and "no cube" not in result.summary()
+    assert result.to_dict()["cube_notes"] == {}
+
+
+@needs_gnubg
+def test_a_match_result_names_pubeval_as_playing_no_cube():
+    assert cube_notes(["pubeval", "gnubg"], Format(match_length=3)) == (("pubeval", "no cube (never doubles, always takes)"),)
+    result = evaluate("pubeval", "random", games=2, seed=1, fmt=Format(match_length=1))
+    lines = result.summary().splitlines()
+    assert lines[1:3] == ["  pubeval: no cube (never doubles, always takes)", "  random: no cube (never doubles, always takes)"]
