@@ -47,10 +47,10 @@ from gammon.arena.pairing import (
     play_pair,
 )
 from gammon.arena.run import check_games, evaluate, new_seed, round_robin
-from gammon.arena.stats import Z95, Result, RoundRobin, elo_ratings, mean_ci95, pair_means, summarize
+from gammon.arena.stats import Z95, Result, RoundRobin, cube_notes, elo_ratings, mean_ci95, pair_means, summarize
 
 __all__ = [
     "MONEY", "Z95", "ArenaError", "ArenaRecord", "BotSpec", "Format", "Outcome", "Result", "RoundRobin",
-    "bot_name", "bot_seed", "check_games", "elo_ratings", "evaluate", "make_bot", "mean_ci95", "new_seed",
+    "bot_name", "bot_seed", "check_games", "cube_notes", "elo_ratings", "evaluate", "make_bot", "mean_ci95", "new_seed",
     "pair_means", "pair_seed", "play_outcome", "play_pair", "round_robin", "summarize",
 ]

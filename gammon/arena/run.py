@@ -23,7 +23,7 @@ from typing import Any
 
 from gammon import runners
 from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, BotSpec, Format, Side, bot_name, make_bot, play_pair
-from gammon.arena.stats import Result, RoundRobin, elo_ratings, summarize
+from gammon.arena.stats import Result, RoundRobin, cube_notes, elo_ratings, summarize
 from gammon.runners import LOCAL, Backend, Runner
 
 
@@ -137,7 +137,7 @@ def evaluate(
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - start
-    return summarize(bot_name(a), bot_name(b), records, seed, seconds, workers, fmt)
+    return summarize(bot_name(a), bot_name(b), records, seed, seconds, workers, fmt, cube_notes((a, b), fmt, options))
 
 
 def round_robin(

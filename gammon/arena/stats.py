@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, Format
+from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, BotSpec, Format, bot_name, make_bot
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -25,7 +25,9 @@ class Result:
     confidence interval over duplicate pairs. In a match format ``games``
     counts matches, ``ppg`` is A's mean match result (+1 won, -1 lost) and
     ``win_rate`` the match-win rate; the gammon rates are always fractions
-    of the individual games played (``games_played``).
+    of the individual games played (``games_played``). ``cube_notes``
+    names each bot that plays no cube in a format with the cube, with its
+    ``cube_note`` (:func:`cube_notes`).
     """
 
     a: str
@@ -47,6 +49,7 @@ class Result:
     records: tuple[ArenaRecord, ...] = field(repr=False, default=())
     match_length: int = 0
     games_played: int = 0
+    cube_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def games_per_second(self) -> float:
@@ -65,6 +68,7 @@ class Result:
         """A JSON-ready dict (with each game when ``records``)."""
         data = asdict(self)
         data["ci95"] = list(self.ci95)
+        data["cube_notes"] = dict(self.cube_notes)
         data["games_per_second"] = self.games_per_second
         data["dice"] = "duplicate: pair i plays SeededDice(seed * 2**32 + i) twice, seats swapped"
         if records:
@@ -81,6 +85,7 @@ class Result:
             f"{self.a} vs {self.b}: {self.games} {self.format} ({self.pairs} duplicate pair{'s' if self.pairs != 1 else ''}), "
             f"seed {self.seed}",
         ]
+        lines += [f"  {name}: {note}" for name, note in self.cube_notes]
         if self.match_length:
             lines.append(
                 f"  {self.a} wins {100 * self.win_rate:.1f}% of the matches  "
@@ -134,10 +139,37 @@ def mean_ci95(samples: Sequence[float]) -> tuple[float, tuple[float, float]]:
     return mean, (mean - half, mean + half)
 
 
+def cube_notes(bots: Iterable[BotSpec], fmt: Format, options: dict[str, Any] | None = None) -> tuple[tuple[str, str], ...]:
+    """``(name, cube_note)`` of each bot that declares it plays no cube, when ``fmt`` is played with the cube.
+
+    A cubeless format has no notes: there no bot's cube is missed.
+
+    >>> cube_notes(["random", "level3"], Format(match_length=5))
+    (('random', 'no cube (never doubles, always takes)'),)
+    >>> cube_notes(["random", "level3"], MONEY)
+    ()
+    """
+    if not (fmt.cube or fmt.match_length):
+        return ()
+    notes: dict[str, str] = {}
+    for spec in bots:
+        note = getattr(make_bot(spec, **(options or {})), "cube_note", None)
+        if note:
+            notes.setdefault(bot_name(spec), str(note))
+    return tuple(notes.items())
+
+
 def summarize(
-    a: str, b: str, records: Sequence[ArenaRecord], seed: int, seconds: float, workers: int, fmt: Format = MONEY
+    a: str,
+    b: str,
+    records: Sequence[ArenaRecord],
+    seed: int,
+    seconds: float,
+    workers: int,
+    fmt: Format = MONEY,
+    cube_notes: Sequence[tuple[str, str]] = (),
 ) -> Result:
-    """Statistics of a finished run."""
+    """Statistics of a finished run; ``cube_notes`` as :func:`cube_notes` gives them."""
     records = tuple(sorted(records, key=lambda r: (r.pair, r.swapped)))
     n = len(records)
     ppg, ci = mean_ci95(pair_means(records))
@@ -163,6 +195,7 @@ def summarize(
         records=records,
         match_length=fmt.match_length,
         games_played=played,
+        cube_notes=tuple((str(name), str(note)) for name, note in cube_notes),
     )
 
 

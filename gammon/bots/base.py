@@ -29,6 +29,11 @@ class Bot(Protocol):
     ``observe(action, table)``, ``offer_resignation(position, cube) -> 0..3``,
     ``accept_resignation(position, value, cube) -> bool`` and
     ``beaver(position, cube) -> bool``.
+
+    A player that plays no cube (it never doubles and always takes, like
+    ``random`` and ``pubeval``) says so in a class attribute ``cube_note``,
+    e.g. ``"no cube (never doubles, always takes)"``; the arena reports it
+    with every result played with the cube (:func:`gammon.arena.stats.cube_notes`).
     """
 
     name: str

@@ -1,12 +1,20 @@
 """Public reference opponents through the optional ``gnubg-nn`` package (``pip install gammon[gnubg]``).
 
 * ``pubeval``: Tesauro's public evaluation function, the classic benchmark
-  opponent; it scores every legal play and picks the best.
-* ``gnubg``: GNU Backgammon's neural network at 0 ply (its own move choice).
+  opponent; it scores every legal play and picks the best. It has no cube:
+  it never doubles and always takes, and says so in ``cube_note``.
+* ``gnubg``: GNU Backgammon's neural network at 0 ply, for its plays and its
+  cube: GNU Backgammon's 0-ply cubeless probabilities for the position
+  (``gnubg_nn.probabilities(board, 0)``) fed to :func:`gammon.cube.cube_decision`,
+  which gives GNU Backgammon's 0-ply cube analysis on those probabilities
+  (``tests/test_cube.py``): money and match play, Crawford and
+  post-Crawford, ownership, the cube cap, the Jacoby rule and beavers.
+  (gnubg-nn's own ``evaluate_cube_decision`` is not used: it refuses money
+  play.)
 
 Either bot's choice is mapped back to one of our :class:`~gammon.play.Play`
 objects by the resulting position, so it is always one of
-``position.legal_plays(dice)``. Both are deterministic and never double.
+``position.legal_plays(dice)``. Both are deterministic.
 
 GNU Backgammon's board is two lists of 25 counts, ``[opponent, player on
 roll]``, each from its owner's side: index 0 is the ace point, 24 the bar.
@@ -14,12 +22,13 @@ roll]``, each from its owner's side: index 0 is the ace point, 24 the bar.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from gammon.cube import CubeState
+from gammon.cube import CubeDecision, CubeState, cube_decision
 from gammon.outcomes import results
 from gammon.errors import GammonError
 from gammon.play import Play
@@ -74,16 +83,10 @@ def from_gnubg_board(board: Any) -> np.ndarray:
 
 
 class _GnubgNNBot:
-    """What both gnubg-nn players share: they need the extra, never double and always take."""
+    """What both gnubg-nn players share: they need the extra."""
 
     def __init__(self, seed: int | None = None) -> None:
         _gnubg_nn()  # fail now, not at the first move
-
-    def offer_double(self, position: Position, cube: CubeState) -> bool:
-        return False
-
-    def accept_double(self, position: Position, cube: CubeState) -> bool:
-        return True
 
 
 class PubevalBot(_GnubgNNBot):
@@ -98,6 +101,14 @@ class PubevalBot(_GnubgNNBot):
     """
 
     name = "pubeval"
+    #: pubeval scores plays only; it has no notion of the cube.
+    cube_note = "no cube (never doubles, always takes)"
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool:
+        return False
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool:
+        return True
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays = position.legal_plays(dice)
@@ -112,9 +123,50 @@ class PubevalBot(_GnubgNNBot):
 
 
 class GnubgBot(_GnubgNNBot):
-    """GNU Backgammon's 0-ply neural network choice."""
+    """GNU Backgammon's 0-ply neural network choice, for the plays and the cube.
+
+    The cube hooks see the position with the doubler on roll, which is the
+    side ``gnubg_nn.probabilities`` answers for; the :class:`CubeState` is
+    the deciding bot's, as :func:`~gammon.cube.cube_decision` expects.
+
+    Given: a money game, centred cube, the doubler 18 pips to bear off against 300
+    When: the gnubg bot is doubled
+    Then: it passes
+
+    >>> from gammon.cube import CubeState
+    >>> race = Position.from_checkers({1: 3, 2: 3, 3: 3}, {4: 5, 5: 5, 6: 5})
+    >>> GnubgBot().accept_double(race, CubeState())
+    False
+    """
 
     name = "gnubg"
+
+    def probabilities(self, position: Position) -> tuple[float, float, float, float, float]:
+        """GNU Backgammon's 0-ply cubeless probabilities for the player on roll (win, wg, wbg, lg, lbg)."""
+        board = gnubg_boards(position.board[None, :])[0].tolist()
+        w, wg, wbg, lg, lbg = _gnubg_nn().probabilities(board, 0)
+        return (w, wg, wbg, lg, lbg)
+
+    def cube_decision(self, position: Position, cube: CubeState, *, deciding_on_roll: bool) -> CubeDecision:
+        """GNU Backgammon's 0-ply cube decision for the doubler on roll in ``position``."""
+        return cube_decision(self.probabilities(position), position, cube, deciding_on_roll=deciding_on_roll)
+
+    def offer_double(self, position: Position, cube: CubeState) -> bool:
+        if not cube.may_double():
+            return False
+        return self.cube_decision(position, cube, deciding_on_roll=True).action == "double"
+
+    def accept_double(self, position: Position, cube: CubeState) -> bool:
+        return self.cube_decision(position, cube, deciding_on_roll=False).response in ("take", "beaver")
+
+    def beaver(self, position: Position, cube: CubeState) -> bool:
+        """Whether to beaver, asked after a take in money play (``cube`` is after the take: doubled, ours).
+
+        The beaver depends only on the doubled cube's equity, not on who
+        held the cube before, so the double is looked at as from the centre.
+        """
+        before = replace(cube, cube=max(1, cube.cube // 2), owner="centre")
+        return self.cube_decision(position, before, deciding_on_roll=False).response == "beaver"
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays = position.legal_plays(dice)

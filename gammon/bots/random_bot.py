@@ -19,6 +19,8 @@ class RandomBot:
     """
 
     name = "random"
+    #: The random bot plays no cube (see :attr:`gammon.bots.base.Bot`'s ``cube_note``).
+    cube_note = "no cube (never doubles, always takes)"
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
