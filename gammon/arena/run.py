@@ -68,12 +68,31 @@ def chunks(pairs: int, workers: int) -> list[range]:
     return [range(i, min(i + size, pairs)) for i in range(0, pairs, size)]
 
 
-def play_pairs(runner: Runner, pairs: int, progress: Callable[[int], None] = lambda n: None) -> list[ArenaRecord]:
-    """Pairs ``0 .. pairs - 1`` of the runner's job, in pair order; ``progress`` gets each chunk's record count."""
-    records: list[ArenaRecord] = []
+def play_pairs(runner: Runner, pairs: int, progress: Callable[[int], None] = lambda n: None,
+               records: list[ArenaRecord] | None = None) -> list[ArenaRecord]:
+    """Pairs ``0 .. pairs - 1`` of the runner's job, in pair order; ``progress`` gets each chunk's record count.
+
+    The records go into ``records`` (a new list when None) chunk by chunk, so a
+    caller that is interrupted keeps the whole pairs of the chunks done.
+    """
+    records = [] if records is None else records
     for done in runner.map(chunks(pairs, runner.workers), lambda done: progress(len(done))):
         records.extend(done)
     return records
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """:func:`evaluate` stopped by Ctrl-C: ``result`` sums up the whole duplicate pairs played so far.
+
+    ``result`` is None when not one pair was finished; ``games`` is the number
+    of games that were asked for. A :class:`KeyboardInterrupt`, so a caller
+    that does not look for it still stops.
+    """
+
+    def __init__(self, result: Result | None, games: int) -> None:
+        super().__init__(f"interrupted after {result.games if result else 0} of {games} games")
+        self.result = result
+        self.games = games
 
 
 def check_games(games: int) -> int:
@@ -129,10 +148,23 @@ def evaluate(
 
         bar = tqdm(total=games, desc=f"{bot_name(a)} vs {bot_name(b)}", unit="game", file=sys.stderr, leave=False)
     start = time.perf_counter()
+    records: list[ArenaRecord] = []
+    stopped = None
     try:
         with runners.start(backend, ArenaWorker, job, count, most=pairs) as runner:
-            records = play_pairs(runner, pairs, bar.update if bar else (lambda n: None))
             workers = max(1, runner.workers)
+            try:
+                play_pairs(runner, pairs, bar.update if bar else (lambda n: None), records)
+            except KeyboardInterrupt:
+                stopped = time.perf_counter()  # before the workers are stopped
+                raise
+    except KeyboardInterrupt:
+        # Chunks hold whole pairs, so the records kept are whole pairs; a chunk in play is dropped.
+        partial = None
+        if records:
+            seconds = (stopped or time.perf_counter()) - start
+            partial = summarize(bot_name(a), bot_name(b), records, seed, seconds, workers or 1, fmt)
+        raise EvaluationInterrupted(partial, games) from None
     finally:
         if bar is not None:
             bar.close()
