@@ -24,6 +24,7 @@ from typing import Any
 from gammon import runners
 from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, BotSpec, Format, Side, bot_name, make_bot, play_pair
 from gammon.arena.stats import Result, RoundRobin, elo_ratings, summarize
+from gammon.errors import is_interrupt
 from gammon.runners import LOCAL, Backend, Runner
 
 
@@ -149,22 +150,27 @@ def evaluate(
         bar = tqdm(total=games, desc=f"{bot_name(a)} vs {bot_name(b)}", unit="game", file=sys.stderr, leave=False)
     start = time.perf_counter()
     records: list[ArenaRecord] = []
-    stopped = None
+
+    def interrupted() -> EvaluationInterrupted:
+        # Chunks hold whole pairs, so the records kept are whole pairs; a chunk in play is dropped.
+        partial = None
+        if records:
+            partial = summarize(bot_name(a), bot_name(b), records, seed, time.perf_counter() - start, workers or 1, fmt)
+        return EvaluationInterrupted(partial, games)
+
     try:
         with runners.start(backend, ArenaWorker, job, count, most=pairs) as runner:
             workers = max(1, runner.workers)
             try:
                 play_pairs(runner, pairs, bar.update if bar else (lambda n: None), records)
-            except KeyboardInterrupt:
-                stopped = time.perf_counter()  # before the workers are stopped
-                raise
-    except KeyboardInterrupt:
-        # Chunks hold whole pairs, so the records kept are whole pairs; a chunk in play is dropped.
-        partial = None
-        if records:
-            seconds = (stopped or time.perf_counter()) - start
-            partial = summarize(bot_name(a), bot_name(b), records, seed, seconds, workers or 1, fmt)
-        raise EvaluationInterrupted(partial, games) from None
+            except (KeyboardInterrupt, SystemError) as exc:
+                if not is_interrupt(exc):
+                    raise
+                raise interrupted() from None  # summed up before the workers are stopped
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, EvaluationInterrupted):
+            raise
+        raise interrupted() from None  # while the workers were starting or stopping
     finally:
         if bar is not None:
             bar.close()
