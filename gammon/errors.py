@@ -38,3 +38,18 @@ class GameOverError(GammonError):
 
 class MatchError(GammonError):
     """Bad match input (rules, a starting state) or a player breaking the protocol."""
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C: a :class:`KeyboardInterrupt`, or the :class:`SystemError` (a chain of
+    them) that compiled (numba) code turns one into when the signal arrives while it runs.
+
+    >>> wrapped = SystemError("returned a result with an exception set")
+    >>> wrapped.__cause__ = KeyboardInterrupt()
+    >>> is_interrupt(KeyboardInterrupt()), is_interrupt(wrapped), is_interrupt(SystemError("x"))
+    (True, True, False)
+    """
+    seen: BaseException | None = exc
+    while isinstance(seen, SystemError):
+        seen = seen.__cause__
+    return isinstance(seen, KeyboardInterrupt)

@@ -231,3 +231,87 @@ def test_round_robin_prints_ratings_and_draws_a_chart(tmp_path, capsys):
 
 def test_gammon_errors_from_the_arena_are_gammon_errors():
     assert issubclass(ArenaError, GammonError)
+
+
+# -- Ctrl-C keeps what was played ------------------------------------------------------------
+
+
+class InterruptsAfter(Recorder):
+    """Plays like the random bot until its ``plays``-th play, where Ctrl-C "arrives"."""
+
+    def __init__(self, plays: int) -> None:
+        super().__init__("interrupter", [])
+        self.plays = plays
+
+    def choose_play(self, position, dice):
+        if len(self._log) >= self.plays:
+            raise KeyboardInterrupt
+        return super().choose_play(position, dice)
+
+
+def test_an_interrupted_evaluation_keeps_the_whole_pairs_played_so_far():
+    # Given a run of 40 games (chunks of one pair) that Ctrl-C stops part way through a later pair
+    with pytest.raises(arena.EvaluationInterrupted) as stop:
+        evaluate(InterruptsAfter(plays=500), "random", 40, seed=5, workers=1)
+    result = stop.value.result
+    # Then the partial result has only whole duplicate pairs, each the same as in an uninterrupted run
+    assert stop.value.games == 40 and isinstance(stop.value, KeyboardInterrupt)
+    assert result is not None and 0 < result.pairs < 20 and result.games == 2 * result.pairs
+    assert sorted(r.pair for r in result.records) == sorted(2 * list(range(result.pairs)))
+    full = evaluate(Recorder("interrupter", []), "random", 2 * result.pairs, seed=5, workers=1)
+    assert [r.points for r in result.records] == [r.points for r in full.records]
+    assert result.ci95 == full.ci95
+
+
+def test_an_evaluation_interrupted_before_any_pair_reports_nothing():
+    with pytest.raises(arena.EvaluationInterrupted) as stop:
+        evaluate(InterruptsAfter(plays=3), "random", 4, seed=5, workers=1)
+    assert stop.value.result is None
+
+
+def _read_until(proc: subprocess.Popen, pattern: str, timeout: float) -> str:
+    """Read ``proc``'s stderr (the progress bar) until ``pattern`` matches."""
+    import os
+    import re
+    import select
+    import time
+
+    seen, deadline = "", time.time() + timeout
+    while time.time() < deadline and not re.search(pattern, seen):
+        ready, _, _ = select.select([proc.stderr], [], [], 0.5)
+        if ready:
+            chunk = os.read(proc.stderr.fileno(), 4096).decode(errors="replace")
+            assert chunk, f"gammon eval ended early: {seen}"
+            seen += chunk
+    assert re.search(pattern, seen), f"no progress seen: {seen[-500:]}"
+    return seen
+
+
+def test_ctrl_c_in_gammon_eval_reports_the_games_played_so_far(tmp_path):
+    import signal
+
+    # Given a long evaluation that has played a few pairs
+    out = tmp_path / "partial.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gammon", "eval", "level1", "random", "--games", "100000", "--seed", "3",
+         "--workers", "1", "--json", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even when started in the background
+    )
+    _read_until(proc, r"\b([2-9]\d|\d{3,})/100000", timeout=90)
+    # When Ctrl-C arrives
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    text = stdout.decode()
+    # Then it stops with status 130 and reports those pairs, marked as interrupted, with their interval
+    assert proc.returncode == 130, stderr.decode()[-2000:]
+    lines = text.splitlines()
+    assert lines[0].startswith("INTERRUPTED after ") and lines[0].endswith(" of 100000 games (whole duplicate pairs only):")
+    played = int(lines[0].split()[2])
+    assert played >= 20 and played % 2 == 0
+    assert lines[1].startswith(f"level1 vs random: {played} cubeless money games ({played // 2} duplicate pairs)")
+    assert "95% CI" in text and "reproduce: gammon eval level1 random --games 100000" in text
+    assert "Traceback" not in stderr.decode()
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and data["games_requested"] == 100000
+    assert data["games"] == played == len(data["records"])

@@ -146,6 +146,50 @@ def test_quit_in_a_terminal_stops_with_the_score():
     assert child.exitstatus == 0
 
 
+def test_no_cube_plays_a_match_without_ever_offering_the_double():
+    # Given --no-cube, the opening line says cubeless, I am never asked "roll or double?",
+    # and the match ends as the same dice give with the cube off.
+    child = spawn("play", "--opponent", "random", "--match", "1", "--seed", "7", "--no-hint", "--no-cube")
+    child.expect_exact("you against random (random): a 1-point match (cubeless).")
+    final = None
+    while final is None:
+        which = child.expect(PROMPTS)
+        if which == 0:
+            child.sendline("1")
+        elif which == 1:
+            pytest.fail("asked to roll or double with the cube off")
+        elif which == 2:
+            final = child.after.strip()
+        else:
+            pytest.fail(f"gammon play ended early:\n{child.before[-3000:]}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    record = play_match(FirstPlay(), RandomBot(seed=bot_seed(7, 1)), 1, SeededDice(7), cube=False)
+    assert final == expected_final(record)
+
+
+def test_jacoby_and_beavers_make_a_money_session_that_says_so():
+    child = spawn("play", "--opponent", "random", "--jacoby", "--beavers", "--seed", "3", "--no-hint")
+    child.expect_exact("you against random (random): a money session (Jacoby rule, beavers).")
+    child.expect(PROMPTS[:2])
+    child.sendline("quit")
+    child.expect(r"Final score: you 0, random 0 \(money play, Jacoby rule, beavers, 0 games\)\. Match stopped\.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_search_depth_for_the_default_opponent_plays_td_at_that_depth():
+    child = spawn("play", "--plies", "1", "--match", "1", "--seed", "3", "--no-hint")
+    child.expect_exact("you against td-1ply (td): a 1-point match.")
+    child.expect(PROMPTS[:2])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_two_players_share_one_terminal():
     # Both people type "1" (the first listed play) every turn; no bot is loaded.
     done = subprocess.run(GAMMON + ["play", "--two-player", "--match", "1", "--seed", "4", "--no-hint"],
@@ -178,7 +222,15 @@ def test_demo_with_no_delay_runs_straight_through(tmp_path):
         (["play", "--opponent", "nosuchbot"], "gammon play: error: unknown bot 'nosuchbot'"),
         (["play", "--two-player", "--opponent", "random"], "gammon play: error: --two-player and --opponent"),
         (["play", "--opponent", "random", "--save", "/no/such/dir/m.mat"], "gammon play: error: cannot save to"),
-        (["play", "--opponent", "random", "--plies", "2"], "gammon play: error: bot 'random' does not take"),
+        (["play", "--opponent", "random", "--plies", "2"], "gammon play: error: --plies 2: random has no search"),
+        (["play", "--opponent", "level3", "--plies", "2"], "gammon play: error: --plies 2: level3 has no search"),
+        (["play", "--plies", "5"], "gammon play: error: invalid --plies 5: expected a search depth of 0, 1 or 2"),
+        (["play", "--opponent", "td", "--plies", "-1"], "gammon play: error: invalid --plies -1"),
+        (["play", "--jacoby", "--match", "5"], "gammon play: error: --jacoby is for money play, not a 5-point match"),
+        (["play", "--beavers", "--match", "3"], "gammon play: error: --beavers is for money play, not a 3-point match"),
+        (["play", "--jacoby", "--no-cube"], "gammon play: error: --jacoby is a rule of the cube: not with --no-cube"),
+        (["demo", "--plies", "3"], "gammon demo: error: invalid --plies 3"),
+        (["demo", "--players", "level3", "random", "--plies", "1"], "gammon demo: error: --plies 1: neither level3 nor random"),
         (["demo", "--delay", "-1", "--players", "random", "random"], "gammon demo: error: invalid delay"),
         (["demo", "--match", "-3"], "gammon demo: error: invalid match length -3"),
         (["tournament", "--lengths", "5", "7", "0", "15"], "gammon tournament: error: invalid match lengths"),
@@ -274,6 +326,48 @@ def test_take_and_pass_answer_a_double():
     assert "Answer the double" in out.getvalue()
     me, _ = human("pass\n")
     assert me.accept_double(Position.initial(), CubeState()) is False
+
+
+class Doubles(FirstPlay):
+    """Doubles at every chance."""
+
+    name = "bot"
+
+    def offer_double(self, position, cube):
+        return True
+
+
+def test_with_beavers_on_a_human_may_beaver_a_double():
+    # Given money play with beavers, when the bot doubles and I answer "beaver",
+    # then the cube goes to 4 and is mine; I am offered the beaver only when beavers are on.
+    out = io.StringIO()
+
+    class Answers:
+        """Types what each prompt asks for: "beaver" to the first double, the first play to a move."""
+
+        def readline(self):
+            prompt = out.getvalue().rsplit("\n", 1)[-1]
+            return "beaver\n" if "beaver or pass" in prompt else "1\n" if "move" in prompt else "\n"
+
+    me = HumanBot("ann", input=Answers(), output=out, show_board=False)
+    match = Match([Doubles(), me], SeededDice(2), Rules(beavers=True), games=1)
+    match.play()
+    game = match.record.games[0]
+    kinds = [a.kind for a in game.actions if a.kind in ("double", "take", "beaver", "pass")]
+    assert kinds == ["double", "beaver"]  # the bot owns no cube after it: it cannot double again
+    beaver = next(a for a in game.actions if a.kind == "beaver")
+    assert beaver.player == 1 and beaver.cube == 4 and (game.cube, game.cube_owner) == (4, 1)
+    assert game.finished and game.points == 4 * game.result
+    assert "bot doubles to 2. ann, take, beaver or pass? " in out.getvalue()
+
+
+def test_without_beavers_a_beaver_is_explained_and_the_double_asked_again():
+    from gammon.cube import CubeState
+
+    me, out = human("beaver\ntake\n")
+    assert me.accept_double(Position.initial(), CubeState()) is True
+    assert "Beavers are not on" in out.getvalue() and "take, beaver" not in out.getvalue()
+    assert me.beaver(Position.initial(), CubeState()) is False
 
 
 def test_roll_or_double_before_the_roll():

@@ -190,3 +190,64 @@ def test_a_config_value_of_the_wrong_type_is_named(tmp_path):
     fine = tmp_path / "fine.toml"
     fine.write_text("learning_rate = 1\n")  # an integer where a float is expected is fine
     assert load_config(fine).learning_rate == 1.0
+
+
+# -- what the trainer says, and bad input --------------------------------------------------
+
+
+def test_the_run_folder_is_printed_first_and_the_bar_shows_one_games_per_second(tmp_path):
+    args = tiny(tmp_path, "total_games=16", "log_every=1")
+    args.remove("--no-progress")
+    done = subprocess.run([sys.executable, "-m", "gammon", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    run_dir = json.loads(lines[-1])["run_dir"]
+    assert lines[0] == f"run folder: {run_dir}"
+    states = [s for s in done.stderr.replace("\r", "\n").splitlines() if "game" in s]
+    assert states and all(s.count("/s") <= 1 for s in states), states
+    assert "gps" not in done.stderr
+
+
+def test_an_unknown_eval_opponent_is_named_before_the_run_starts(tmp_path, capsys):
+    runs = tmp_path / "runs"
+    assert main(tiny(runs, "total_games=16", "eval_opponents=level1,nosuchbot")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammon train: error: eval_opponents: unknown bot 'nosuchbot'") and err.count("\n") == 1
+    assert not runs.exists() or not any(runs.iterdir())  # nothing written
+
+
+def test_an_eval_opponent_whose_extra_is_missing_is_skipped_with_a_note_at_the_start(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if gammon[gnubg] were not installed
+    assert main(tiny(tmp_path, "total_games=16", "eval_every=16", "eval_games=2", "eval_opponents=pubeval,level1")) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("eval: pubeval is not available, its evaluations are skipped (")
+    assert "pip install gammon[gnubg]" in out[0] and out[1].startswith("run folder: ")
+    run_dir = Path(json.loads(out[-1])["run_dir"])
+    evals = [json.loads(line) for line in (run_dir / "eval.jsonl").read_text().splitlines()]
+    assert [e["opponent"] for e in evals] == ["level1"]
+
+
+@pytest.mark.parametrize("content", [b"\x80\x02garbage that is no checkpoint", b"",
+                                     "foreign"], ids=["corrupt", "empty", "foreign"])
+def test_a_corrupt_or_foreign_checkpoint_is_a_whole_one_line_error_naming_the_file(tmp_path, capsys, content):
+    path = tmp_path / "checkpoint.pt"
+    if content == "foreign":
+        torch.save({"state_dict": {"w": torch.zeros(2)}}, path)  # a torch file, not ours
+    else:
+        path.write_bytes(content)
+    assert main(["train", "--resume", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err, err
+    assert err.rstrip().endswith("written by another program)"), err
+    assert "weights_only" not in err and "Error" not in err
+
+
+def test_resuming_a_finished_run_says_so_and_how_to_continue(tmp_path, capsys):
+    assert main(tiny(tmp_path, "total_games=16")) == 0
+    run_dir = Path(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["run_dir"])
+    before = (run_dir / "checkpoint.pt").read_bytes()
+    assert main(["train", "--resume", str(run_dir), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert f"{run_dir} is finished: it has trained 16 games of total_games=16." in out
+    assert f"gammon train --resume {run_dir} --set total_games=32" in out
+    assert (run_dir / "checkpoint.pt").read_bytes() == before

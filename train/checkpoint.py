@@ -35,13 +35,20 @@ def load_checkpoint(run_dir: Path) -> dict[str, Any]:
     import torch
 
     path = Path(run_dir) / CHECKPOINT
+    if not Path(run_dir).is_dir():
+        raise CheckpointError(f"cannot resume {str(run_dir)!r}: no such run folder")
     if not path.is_file():
         raise CheckpointError(f"cannot resume {str(run_dir)!r}: no {CHECKPOINT} in it")
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise CheckpointError(f"cannot resume {str(run_dir)!r}: {path.name} is unreadable ({reason[:120]})") from None
-    if not isinstance(state, dict) or state.get("checkpoint_version") != CHECKPOINT_VERSION:
-        raise CheckpointError(f"cannot resume {str(run_dir)!r}: {path.name} is not a gammon checkpoint of version {CHECKPOINT_VERSION}")
+    except Exception:
+        # PyTorch's own message runs to many lines of advice about weights_only; what matters is that
+        # this file is not one of ours.
+        raise CheckpointError(f"cannot resume {str(run_dir)!r}: {path} is not a readable gammon checkpoint "
+                              "(damaged, cut short, or written by another program)") from None
+    if not isinstance(state, dict) or "checkpoint_version" not in state:
+        raise CheckpointError(f"cannot resume {str(run_dir)!r}: {path} is not a gammon checkpoint (written by another program)")
+    if state["checkpoint_version"] != CHECKPOINT_VERSION:
+        raise CheckpointError(f"cannot resume {str(run_dir)!r}: {path} is a gammon checkpoint of version "
+                              f"{state['checkpoint_version']!r}; this gammon reads version {CHECKPOINT_VERSION}")
     return state

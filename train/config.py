@@ -59,7 +59,7 @@ class Config:
     eval_games: int = 200
     """games per evaluation match (duplicate dice, so even)"""
     eval_opponents: list[str] = field(default_factory=lambda: ["pubeval", "level5"])
-    """opponents of the evaluation matches; unavailable ones are skipped with a note"""
+    """opponents of the evaluation matches, checked at the start: an unknown one is an error; one whose optional extra is missing (pubeval, gnubg) is skipped with a note"""
     log_every: int = 10
     """updates between TensorBoard scalars"""
     runs_dir: str = "runs"

@@ -70,6 +70,12 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
     # -- run folder, config, seeding --------------------------------------------
     state = load_checkpoint(resume) if resume is not None else None
+    if state is not None and state["games"] >= cfg.total_games:
+        print(f"{resume} is finished: it has trained {state['games']} games of total_games={cfg.total_games}. "
+              f"To train on, raise total_games: gammon train --resume {resume} --set total_games={2 * max(state['games'], 1)}",
+              flush=True)
+        return Path(resume)
+    opponents = check_eval_opponents(cfg)  # before anything is written
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed)  # the dice of inline self-play
     arch = Architecture(hidden=cfg.hidden, activation=cfg.activation)
@@ -103,6 +109,10 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                          unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
 
     run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
+    if state is None:
+        print(f"run folder: {run_dir}", flush=True)
+    else:
+        print(f"run folder: {run_dir} (resumed at {games} of {cfg.total_games} games)", flush=True)
     (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
     writer = SummaryWriter(str(run_dir))
     if state is None:
@@ -170,7 +180,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                 now = time.perf_counter()
                 rate = window_games / max(now - window_start, 1e-9)
                 window_start, window_games = now, 0
-                bar.set_postfix(td_err=f"{td_error:.3f}", gps=f"{rate:.0f}")
+                bar.set_postfix(td_err=f"{td_error:.3f}")  # the bar shows the games/s itself
                 writer.add_scalar("losses/loss", loss.item(), games)
                 writer.add_scalar("losses/td_error", td_error, games)
                 writer.add_scalar("charts/games_per_second", rate, games)
@@ -189,7 +199,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             # -- evaluate, checkpoint ---------------------------------------------------------
             if next_eval is not None and games >= next_eval:
                 next_eval += cfg.eval_every
-                run_evaluation(cfg, run_dir, model.state_dict(), arch, games, writer, bar)
+                run_evaluation(cfg, run_dir, model.state_dict(), arch, games, writer, bar, opponents)
             if games >= next_checkpoint or games >= cfg.total_games or stop["requested"]:
                 next_checkpoint = games + cfg.checkpoint_every
                 checkpoint()
@@ -205,9 +215,36 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     return run_dir
 
 
-def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architecture, games: int, writer, bar) -> None:
+def check_eval_opponents(cfg: Config) -> list[str]:
+    """The ``eval_opponents`` the evaluations will play: each is built once here, before the run starts.
+
+    An opponent whose optional extra is not installed (``pubeval`` and
+    ``gnubg`` need ``gammon[gnubg]``) is left out with a note when the run
+    evaluates at all; any other that cannot be built (an unknown name, a
+    missing model file) is a :class:`ConfigError` naming it.
+    """
+    from gammon.bots import load
+    from gammon.bots.external import MissingExtraError
+    from gammon.errors import GammonError
+
+    available = []
+    for spec in cfg.eval_opponents:
+        try:
+            load(spec, seed=0)
+        except MissingExtraError as exc:
+            if cfg.eval_every:
+                print(f"eval: {spec} is not available, its evaluations are skipped ({exc})", flush=True)
+            continue
+        except GammonError as exc:
+            raise ConfigError(f"eval_opponents: {exc}") from None
+        available.append(spec)
+    return available
+
+
+def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architecture, games: int, writer, bar,
+                   opponents: list[str] | None = None) -> None:
     """Short duplicate-dice matches (:func:`gammon.arena.evaluate`) of the 0-ply net
-    against ``eval_opponents``; log them, append to eval.jsonl, snapshot the model."""
+    against ``opponents`` (default ``eval_opponents``); log them, append to eval.jsonl, snapshot the model."""
     from gammon.arena import evaluate
     from gammon.bots.neural import NeuralBot
     from gammon.errors import GammonError
@@ -215,12 +252,12 @@ def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architec
     save_model(run_dir / "models" / f"model-{games:09d}.pt", model_state, arch, games_trained=games, config=cfg.as_dict())
     net = NeuralBot(weights_from_state(model_state, arch))
     eval_games = max(2, cfg.eval_games + cfg.eval_games % 2)  # duplicate dice: whole pairs
-    for spec in cfg.eval_opponents:
+    for spec in cfg.eval_opponents if opponents is None else opponents:
         started = time.perf_counter()
         try:
             result = evaluate(net, spec, eval_games, seed=cfg.seed + games, workers=1)
-        except (GammonError, ImportError) as exc:  # an opponent not installed (pubeval needs gnubg-nn)
-            bar.write(f"eval: skipping {spec} ({exc})")
+        except GammonError as exc:  # checked at the start; an opponent that fails in play is skipped this time
+            bar.write(f"eval at {games} games: skipping {spec} ({exc})")
             continue
         writer.add_scalar(f"eval/{spec}_ppg", result.ppg, games)
         writer.add_scalar(f"eval/{spec}_win_rate", result.win_rate, games)

@@ -24,6 +24,7 @@ from typing import Any
 from gammon import runners
 from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, BotSpec, Format, Side, bot_name, make_bot, play_pair
 from gammon.arena.stats import Result, RoundRobin, cube_notes, elo_ratings, summarize
+from gammon.errors import is_interrupt
 from gammon.runners import LOCAL, Backend, Runner
 
 
@@ -68,12 +69,31 @@ def chunks(pairs: int, workers: int) -> list[range]:
     return [range(i, min(i + size, pairs)) for i in range(0, pairs, size)]
 
 
-def play_pairs(runner: Runner, pairs: int, progress: Callable[[int], None] = lambda n: None) -> list[ArenaRecord]:
-    """Pairs ``0 .. pairs - 1`` of the runner's job, in pair order; ``progress`` gets each chunk's record count."""
-    records: list[ArenaRecord] = []
+def play_pairs(runner: Runner, pairs: int, progress: Callable[[int], None] = lambda n: None,
+               records: list[ArenaRecord] | None = None) -> list[ArenaRecord]:
+    """Pairs ``0 .. pairs - 1`` of the runner's job, in pair order; ``progress`` gets each chunk's record count.
+
+    The records go into ``records`` (a new list when None) chunk by chunk, so a
+    caller that is interrupted keeps the whole pairs of the chunks done.
+    """
+    records = [] if records is None else records
     for done in runner.map(chunks(pairs, runner.workers), lambda done: progress(len(done))):
         records.extend(done)
     return records
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """:func:`evaluate` stopped by Ctrl-C: ``result`` sums up the whole duplicate pairs played so far.
+
+    ``result`` is None when not one pair was finished; ``games`` is the number
+    of games that were asked for. A :class:`KeyboardInterrupt`, so a caller
+    that does not look for it still stops.
+    """
+
+    def __init__(self, result: Result | None, games: int) -> None:
+        super().__init__(f"interrupted after {result.games if result else 0} of {games} games")
+        self.result = result
+        self.games = games
 
 
 def check_games(games: int) -> int:
@@ -129,10 +149,29 @@ def evaluate(
 
         bar = tqdm(total=games, desc=f"{bot_name(a)} vs {bot_name(b)}", unit="game", file=sys.stderr, leave=False)
     start = time.perf_counter()
+    records: list[ArenaRecord] = []
+
+    def interrupted() -> EvaluationInterrupted:
+        # Chunks hold whole pairs, so the records kept are whole pairs; a chunk in play is dropped.
+        partial = None
+        if records:
+            partial = summarize(bot_name(a), bot_name(b), records, seed, time.perf_counter() - start, workers or 1, fmt,
+                                cube_notes((a, b), fmt, options))
+        return EvaluationInterrupted(partial, games)
+
     try:
         with runners.start(backend, ArenaWorker, job, count, most=pairs) as runner:
-            records = play_pairs(runner, pairs, bar.update if bar else (lambda n: None))
             workers = max(1, runner.workers)
+            try:
+                play_pairs(runner, pairs, bar.update if bar else (lambda n: None), records)
+            except (KeyboardInterrupt, SystemError) as exc:
+                if not is_interrupt(exc):
+                    raise
+                raise interrupted() from None  # summed up before the workers are stopped
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, EvaluationInterrupted):
+            raise
+        raise interrupted() from None  # while the workers were starting or stopping
     finally:
         if bar is not None:
             bar.close()

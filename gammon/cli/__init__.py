@@ -14,7 +14,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from gammon.errors import GammonError
+from gammon.errors import GammonError, is_interrupt
 
 
 class CommandError(Exception):
@@ -45,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GammonError, CommandError) as exc:
         print(f"gammon {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not is_interrupt(exc):
+            raise
         print(f"gammon {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

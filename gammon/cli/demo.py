@@ -9,7 +9,8 @@ from typing import TextIO
 
 from gammon.bots import load
 from gammon.cli import CommandError
-from gammon.cli.play import search_options
+from gammon.errors import GammonError
+from gammon.cli.play import check_plies, search_options, searches
 from gammon.match import Match, Table
 from gammon.records import Action, Rules
 from gammon.tui.session import Narrator, bot_seed, check_save_path, dice_for, run_match, strongest_bot
@@ -26,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1, metavar="N", help="number of money games with --match 0 (default 1)")
     parser.add_argument("--delay", type=float, metavar="S",
                         help="seconds between turns (default 1 on a terminal, 0 otherwise; 0 runs straight through)")
-    parser.add_argument("--plies", type=int, metavar="N", help="search depth for bots that take one")
+    parser.add_argument("--plies", type=int, metavar="N",
+                        help="search depth 0, 1 or 2 for the bots that search (td, model files); at least one must")
     parser.add_argument("--seed", type=int, metavar="N", help="seed the dice and the bots")
     parser.add_argument("--save", metavar="FILE.mat", help="save the match as a .mat file")
 
@@ -58,15 +60,23 @@ def run(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (1.0 if out.isatty() else 0.0)
     if delay < 0:
         raise CommandError(f"invalid delay {args.delay}: expected seconds, 0 or more")
+    check_plies(args.plies)
     check_save_path(args.save)
     seed = args.seed
     if args.players:
-        bots = [load(spec, seed=bot_seed(seed, i), **search_options(args.plies)) for i, spec in enumerate(args.players)]
+        if args.plies is not None and not any(searches(spec) for spec in args.players):
+            a, b = args.players
+            raise CommandError(f"--plies {args.plies}: neither {a} nor {b} has a search (--plies is for td or a model file)")
+        bots = [load(spec, seed=bot_seed(seed, i), **(search_options(args.plies) if searches(spec) else {}))
+                for i, spec in enumerate(args.players)]
     else:
-        bots = [strongest_bot(seed=bot_seed(seed, 0))[1]]
+        if args.plies is not None:  # a search depth asks for the one shipped bot that searches
+            bots = [load("td", seed=bot_seed(seed, 0), plies=args.plies)]
+        else:
+            bots = [strongest_bot(seed=bot_seed(seed, 0))[1]]
         try:
             bots.append(load("level3", seed=bot_seed(seed, 1)))
-        except Exception:
+        except GammonError:
             bots.append(load("random", seed=bot_seed(seed, 1)))
     rules = Rules(match_length=args.match)
     games = None if args.match else args.games

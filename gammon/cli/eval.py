@@ -1,7 +1,9 @@
 """``gammon eval A B --games N``: measure one bot against another; ``--round-robin`` rates several.
 
 Results go to stdout, the progress bar to stderr. Every dice sequence is
-played twice with the seats swapped, so ``--games`` must be even.
+played twice with the seats swapped, so ``--games`` must be even. Ctrl-C
+stops the run and reports the whole pairs played so far, marked as
+interrupted (exit status 130).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from gammon.arena import Format, Result, RoundRobin, evaluate, new_seed, round_robin
+from gammon.arena import EvaluationInterrupted, Format, Result, RoundRobin, evaluate, new_seed, round_robin
 from gammon.runners import Backend, add_backend_arguments, backend_from_args
 from gammon.cli import CommandError
 
@@ -64,7 +66,23 @@ def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, 
             raise CommandError("--round-robin needs at least two bots")
         games = 200 if args.games is None else args.games
         print(f"round robin of {', '.join(args.bots)}: {games} duplicate-dice {fmt.describe()} per pair, seed {seed}", flush=True)
-        table = round_robin(args.bots, games, seed, workers, fmt=fmt, progress=progress, on_result=_print_result, backend=backend)
+        done: list[Result] = []
+
+        def on_result(result: Result) -> None:
+            done.append(result)
+            _print_result(result)
+
+        try:
+            table = round_robin(args.bots, games, seed, workers, fmt=fmt, progress=progress, on_result=on_result, backend=backend)
+        except EvaluationInterrupted as stop:
+            pairings = len(args.bots) * (len(args.bots) - 1) // 2
+            print(f"INTERRUPTED: {len(done)} of {pairings} pairings finished; no ratings (they need every pairing)")
+            if stop.result is not None:
+                print(_interrupted_text(stop))
+            if args.json:
+                partial = [r.to_dict() for r in done] + ([_partial_dict(stop)] if stop.result is not None else [])
+                _write_json(args.json, {"seed": seed, "games_per_pair": games, "interrupted": True, "results": partial})
+            return 130
         print(table.summary())
         chart = args.chart or Path("ratings.png")
         draw_ratings(table, chart)
@@ -75,13 +93,34 @@ def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, 
     if len(args.bots) != 2:
         raise CommandError(f"expected two bots, got {len(args.bots)} (use --round-robin for more)")
     games = 1000 if args.games is None else args.games
-    result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress, backend=backend)
-    print(result.summary())
     extra = (f" --match {fmt.match_length}" if fmt.match_length else "") + (" --cube" if fmt.cube else "")
-    print(f"  reproduce: gammon eval {args.bots[0]} {args.bots[1]} --games {games}{extra} --seed {seed}")
+    reproduce = f"  reproduce: gammon eval {args.bots[0]} {args.bots[1]} --games {games}{extra} --seed {seed}"
+    try:
+        result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress, backend=backend)
+    except EvaluationInterrupted as stop:
+        print(_interrupted_text(stop))
+        print(reproduce)
+        if args.json and stop.result is not None:
+            _write_json(args.json, _partial_dict(stop, records=True))
+        return 130
+    print(result.summary())
+    print(reproduce)
     if args.json:
         _write_json(args.json, result.to_dict(records=True))
     return 0
+
+
+def _interrupted_text(stop: EvaluationInterrupted) -> str:
+    """The partial result of an interrupted evaluation, marked as such."""
+    if stop.result is None:
+        return f"INTERRUPTED before the first duplicate pair was finished: nothing to report of the {stop.games} games"
+    return (f"INTERRUPTED after {stop.result.games} of {stop.games} games (whole duplicate pairs only):\n"
+            + stop.result.summary())
+
+
+def _partial_dict(stop: EvaluationInterrupted, records: bool = False) -> dict:
+    assert stop.result is not None
+    return {**stop.result.to_dict(records=records), "interrupted": True, "games_requested": stop.games}
 
 
 def _print_result(result: Result) -> None:

@@ -121,6 +121,11 @@ class ProcessRunner(Runner):
         if not self._procs:
             return
         procs, self._procs = self._procs, []
+        while True:  # units not started yet are dropped (a caller stopped early, e.g. by Ctrl-C)
+            try:
+                self._tasks.get_nowait()
+            except queue_mod.Empty:
+                break
         for _ in procs:
             self._tasks.put(None)
         pipes, self._pipes = list(self._pipes), {}

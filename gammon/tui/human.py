@@ -4,7 +4,7 @@ The board is drawn GNU Backgammon style with the score, the cube, the dice,
 the Position ID and the Match ID beside or below it. Moves are typed in
 standard notation (``8/5 6/5``, ``8/5(2)``, ``bar/22``, ``6/off``,
 ``13/7*``) or as a number from the ``moves`` list. Commands: ``double``,
-``take``, ``pass``, ``hint``, ``moves``, ``board``, ``resign [single|gammon|
+``take``, ``pass``, ``beaver``, ``hint``, ``moves``, ``board``, ``resign [single|gammon|
 backgammon]``, ``help``, ``quit``. An illegal or unreadable entry prints why
 and asks again. Input and output are any text streams, so tests drive it
 with :class:`io.StringIO`.
@@ -43,6 +43,7 @@ HELP = """\
    roll        roll the dice (or just press Enter) when you may double first
    double      offer a double (before you roll)
    take, pass  answer a double
+   beaver      take and redouble at once, keeping the cube (money play with --beavers)
    hint        the helper bot's ranked plays (or its cube advice)
    moves       list the legal plays, numbered
    board       draw the board again
@@ -91,6 +92,7 @@ class HumanBot:
         self.table: Table | None = None
         self._offer: tuple[Any, int] | None = None
         self._rejected: tuple[Any, int] | None = None
+        self._beaver = False  # "beaver" was the answer to the last double
 
     # -- the Bot protocol ----------------------------------------------------------
 
@@ -169,11 +171,19 @@ class HumanBot:
         self._seat_from(on_roll=False)
         self._board(position.flip(), None, viewer_off_roll=True)
         doubler = self._other_name()
+        beavers = self._beavers_allowed(cube)
+        answers = "take, beaver or pass" if beavers else "take or pass"
         while True:
-            line = self._ask(f"{doubler} doubles to {cube.cube * 2}. {self.name}, take or pass? ")
+            line = self._ask(f"{doubler} doubles to {cube.cube * 2}. {self.name}, {answers}? ")
             command = line.partition(" ")[0].lower()
             if command in ("take", "t", "accept", "yes", "y"):
                 return True
+            if command in ("beaver", "bv"):
+                if beavers:
+                    self._beaver = True
+                    return True
+                self._say("Beavers are not on: take or pass (gammon play --beavers plays money with them).")
+                continue
             if command in ("pass", "p", "drop", "reject", "no", "n"):
                 return False
             if command in ("help", "?", "h"):
@@ -185,7 +195,12 @@ class HumanBot:
             elif command in ("quit", "q", "exit"):
                 raise QuitMatch(f"{self.name} quits")
             else:
-                self._say(f"Answer the double: take or pass (not {line!r}).")
+                self._say(f"Answer the double: {answers} (not {line!r}).")
+
+    def beaver(self, position: Position, cube: CubeState) -> bool:
+        """Asked after a take with beavers on: the answer was given at the take ("beaver")."""
+        beaver, self._beaver = self._beaver, False
+        return beaver
 
     def accept_resignation(self, position: Position, value: int, cube: CubeState) -> bool:
         self._seat_from(on_roll=False)
@@ -235,6 +250,11 @@ class HumanBot:
     def _seat_from(self, on_roll: bool) -> None:
         if self.table is not None:
             self.seat = self.table.on_roll if on_roll else 1 - self.table.on_roll
+
+    def _beavers_allowed(self, cube: CubeState) -> bool:
+        """Beavers are on (money play) and the cube may go up twice more."""
+        rules = self.table.rules if self.table is not None else None
+        return bool(rules and rules.beavers and not rules.match_length and cube.cube * 4 <= rules.cube_cap)
 
     def _other_name(self) -> str:
         if self.table is None or self.seat is None:

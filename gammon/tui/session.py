@@ -12,7 +12,7 @@ from typing import TextIO
 
 from gammon.bots import Bot, load
 from gammon.dice import DiceSource, SeededDice, SystemDice
-from gammon.errors import GammonError
+from gammon.errors import GammonError, is_interrupt
 from gammon.match import Match, QuitMatch, Table
 from gammon.records import Action, MatchRecord
 
@@ -115,7 +115,9 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None) -> MatchR
         match.play()
     except QuitMatch:
         quit_early = True
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not is_interrupt(exc):
+            raise
         quit_early = True
         print("", file=out)
     record = match.record
