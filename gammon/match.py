@@ -6,6 +6,10 @@ A player is any :class:`gammon.bots.Bot` (a bot, a human at the terminal).
 The runner asks it for plays and cube decisions and never looks past the
 protocol, except for these optional extras:
 
+- ``choose_match_play(position, dice, cube) -> Play``: asked instead of
+  ``choose_play`` when a player has it, with its :class:`~gammon.cube.CubeState`
+  (score, cube, owner, Crawford), for checker play that depends on the
+  match situation; it must return a legal play just the same;
 - ``observe(action, table)``: told every :class:`Action` as it happens, with
   the :class:`Table` (the live game and match state) after it;
 - ``accept_resignation(position, value, cube) -> bool``: asked when the
@@ -344,7 +348,12 @@ class Match:
         self._log(game, Action(me, "roll", dice=dice))
         player = self.players[me]
         position = t.position
-        play = self._ask(game, lambda: player.choose_play(position, dice))
+        match_play = getattr(player, "choose_match_play", None)
+        if match_play is not None:
+            cube = t.cube_state(me)
+            play = self._ask(game, lambda: match_play(position, dice, cube))
+        else:
+            play = self._ask(game, lambda: player.choose_play(position, dice))
         if play is _ENDED:
             return True
         if not isinstance(play, Play) or not play.is_legal_for(position, dice):

@@ -26,6 +26,11 @@ class Bot(Protocol):
     :func:`gammon.cube.cube_decision`).
 
     Optional hooks that :mod:`gammon.match` calls when a player has them:
+    ``choose_match_play(position, dice, cube) -> Play``, asked instead of
+    ``choose_play`` with the mover's :class:`~gammon.cube.CubeState` (the
+    match score, cube value and owner, Crawford: how a player learns the
+    match situation for its checker play; the neural bot uses it to play
+    by match-winning chances, :mod:`gammon.matchplay`),
     ``observe(action, table)``, ``offer_resignation(position, cube) -> 0..3``,
     ``accept_resignation(position, value, cube) -> bool`` and
     ``beaver(position, cube) -> bool``.

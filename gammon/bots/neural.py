@@ -7,6 +7,14 @@
 * 2-ply: as GNU Backgammon does, for each of the opponent's 21 rolls the
   reply is chosen at 0-ply and then valued at 1-ply.
 
+In a match (``choose_match_play``, which the match runner calls with the
+bot's :class:`~gammon.cube.CubeState`) the 0-ply bot chooses by
+match-winning chances instead: the network's five probabilities after
+each play, turned into MWC at the score and cube by
+:func:`gammon.matchplay.play_mwc` (cubeful, GNU Backgammon's generalised
+Janowski model). ``match_aware=False`` turns that off; 1- and 2-ply
+searches still choose by cubeless equity in a match.
+
 Deeper searches first prune the plays with the 0-ply network (at most
 ``prune`` plays within ``margin`` equity of the best, like GNU Backgammon's
 move filters). Cube decisions feed the network's probabilities to
@@ -25,11 +33,12 @@ from typing import Any
 import numpy as np
 
 from gammon import resources
-from gammon.cube import CubeState, cube_decision
+from gammon.cube import CubeState, cube_decision, position_efficiency
+from gammon.matchplay import play_mwc
 from gammon.engine.analysis import ROLLS
 from gammon.engine.cache import refresh
 from gammon.engine.encoding import N_INPUTS, encode_into
-from gammon.engine.network import forward_into, play_equities
+from gammon.engine.network import forward_into, play_equities, play_probabilities
 from gammon.engine.search import best_play, deep_equities
 from gammon.net import Model, ModelFileError, Weights, load_model
 from gammon.outcomes import flip, game_result, sanitize, won_probs
@@ -50,7 +59,9 @@ class NeuralBot:
     True
     """
 
-    def __init__(self, weights: Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16) -> None:
+    def __init__(
+        self, weights: Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16, match_aware: bool = True
+    ) -> None:
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
         refresh()
@@ -58,6 +69,7 @@ class NeuralBot:
         self.plies = plies
         self.prune = prune
         self.margin = margin
+        self.match_aware = bool(match_aware)
         self.name = name if plies == 0 else f"{name}-{plies}ply"
         w = weights
         self._net = (w.w1, w.b1, w.w2, w.b2, w.act)
@@ -87,6 +99,28 @@ class NeuralBot:
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays, eq = self.play_equities(position, dice)
         return plays[int(np.argmax(eq))]
+
+    def play_probabilities(self, position: Position, dice: Dice) -> tuple[list[Play], np.ndarray]:
+        """Every legal play with the 0-ply cubeless probabilities ((n, 5)) of the opponent, on roll after it."""
+        plays = position.legal_plays(dice)
+        after = plays.after
+        over = (after >= 0).all(axis=1)
+        probs = np.empty((len(plays), 5), np.float32)
+        play_probabilities(position.board, after, over, *self._net, probs)
+        return list(plays), probs
+
+    def play_mwcs(self, position: Position, dice: Dice, cube: CubeState) -> tuple[list[Play], np.ndarray]:
+        """Every legal play with the mover's 0-ply MWC after it at ``cube``'s score (:func:`gammon.matchplay.play_mwc`)."""
+        plays, probs = self.play_probabilities(position, dice)
+        xs = [position_efficiency(position.apply(play)) for play in plays]
+        return plays, play_mwc(probs, cube, efficiencies=xs)
+
+    def choose_match_play(self, position: Position, dice: Dice, cube: CubeState) -> Play:
+        """:meth:`choose_play` knowing the match: the best MWC at 0-ply in a match, else as in money play."""
+        if cube.match_length == 0 or not self.match_aware or self.plies != 0:
+            return self.choose_play(position, dice)
+        plays, mwc = self.play_mwcs(position, dice, cube)
+        return plays[int(np.argmax(mwc))]
 
     # -- evaluation and cube --------------------------------------------------------------
 
@@ -149,13 +183,16 @@ def load_model_cached(path: str | os.PathLike) -> Model:
     return _cache[key]
 
 
-def load_neural(spec: str, plies: int = 0, *, prune: int = 8, margin: float = 0.16, **options: Any) -> NeuralBot:
+def load_neural(
+    spec: str, plies: int = 0, *, prune: int = 8, margin: float = 0.16, match_aware: int = 1, **options: Any
+) -> NeuralBot:
     """The neural bot for ``spec``: ``"td"`` (the shipped model) or a model file path.
 
     ``options`` such as ``seed`` are accepted for a uniform bot interface; the
-    bot is deterministic.
+    bot is deterministic. ``match_aware=0`` (``td:match_aware=0``) plays a
+    match by cubeless equity, as in money play.
     """
     path = shipped_model_path() if spec == "td" else Path(spec)
     model = load_model_cached(path)
     name = "td" if spec == "td" else Path(spec).stem
-    return NeuralBot(model.weights, int(plies), name=name, prune=prune, margin=margin)
+    return NeuralBot(model.weights, int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))

@@ -111,14 +111,9 @@ def base_layer(board, w1, b1):
 
 
 @cross_file
-@njit(cache=True, fastmath=True)
-def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
-    """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
-    nh = w1.shape[1]
-    g0 = x0[N_RAW:]
-    g = np.empty(N_INPUTS - N_RAW, np.float32)
-    h = np.empty(nh, np.float32)
-    probs = np.empty(5, np.float32)
+@njit(cache=True, fastmath=True, inline="always")
+def _side_counts(base):
+    """Checkers (in play or on the bar) of the side on roll in ``base`` and of the other side."""
     mine0 = 0
     theirs0 = 0
     for p in range(26):
@@ -126,6 +121,65 @@ def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
             mine0 += base[p]
         elif base[p] < 0:
             theirs0 -= base[p]
+    return mine0, theirs0
+
+
+@cross_file
+@njit(cache=True, fastmath=True, inline="always")
+def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs) -> None:
+    """The five outputs (for the side on roll in ``b``) of candidate ``b``, from the base's first layer."""
+    g0 = x0[N_RAW:]
+    m = 0
+    mine = 0
+    theirs = 0
+    for p in range(1, 25):
+        v = b[p]
+        if v > 0:
+            mine += v
+        elif v < 0:
+            theirs -= v
+        v0 = base[p]
+        if v != v0:
+            m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
+            m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
+    mine += b[25]
+    theirs -= b[0]
+    if b[25] != base[25]:
+        rows[m] = 192
+        values[m] = (b[25] - base[25]) * 0.5
+        m += 1
+    if b[0] != base[0]:
+        rows[m] = 193
+        values[m] = -(b[0] - base[0]) * 0.5
+        m += 1
+    if mine != mine0:
+        rows[m] = 194
+        values[m] = (mine0 - mine) / 15.0
+        m += 1
+    if theirs != theirs0:
+        rows[m] = 195
+        values[m] = (theirs0 - theirs) / 15.0
+        m += 1
+    global_inputs(b, g, 0)
+    for k in range(g.shape[0]):
+        d = g[k] - g0[k]
+        if d != 0.0:
+            rows[m] = N_RAW + k
+            values[m] = d
+            m += 1
+    _add_rows(h, h0, w1, rows, values, m)
+    _output(h, w2, b2, act, probs)
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
+    """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
+    nh = w1.shape[1]
+    g = np.empty(N_INPUTS - N_RAW, np.float32)
+    h = np.empty(nh, np.float32)
+    probs = np.empty(5, np.float32)
+    mine0, theirs0 = _side_counts(base)
     rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
     values = np.empty(rows.shape[0], np.float32)
     for c in range(after.shape[0]):
@@ -133,48 +187,41 @@ def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
         if over[c]:
             equities[c] = game_result(b)
             continue
-        m = 0
-        mine = 0
-        theirs = 0
-        for p in range(1, 25):
-            v = b[p]
-            if v > 0:
-                mine += v
-            elif v < 0:
-                theirs -= v
-            v0 = base[p]
-            if v != v0:
-                m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
-                m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
-        mine += b[25]
-        theirs -= b[0]
-        if b[25] != base[25]:
-            rows[m] = 192
-            values[m] = (b[25] - base[25]) * 0.5
-            m += 1
-        if b[0] != base[0]:
-            rows[m] = 193
-            values[m] = -(b[0] - base[0]) * 0.5
-            m += 1
-        if mine != mine0:
-            rows[m] = 194
-            values[m] = (mine0 - mine) / 15.0
-            m += 1
-        if theirs != theirs0:
-            rows[m] = 195
-            values[m] = (theirs0 - theirs) / 15.0
-            m += 1
-        global_inputs(b, g, 0)
-        for k in range(g.shape[0]):
-            d = g[k] - g0[k]
-            if d != 0.0:
-                rows[m] = N_RAW + k
-                values[m] = d
-                m += 1
-        _add_rows(h, h0, w1, rows, values, m)
-        _output(h, w2, b2, act, probs)
+        _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs)
         equities[c] = mover_equity(probs[0], probs[1], probs[2], probs[3], probs[4])
 
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def play_probabilities(board, after, over, w1, b1, w2, b2, act, out):
+    """:func:`play_equities`' evaluation, writing probabilities: ``out[i]`` (five) is for the side on roll after play ``i``.
+
+    That is the opponent's view of the position the play leaves (flip it for
+    the mover's); a game-ending play gets the loser's exact outcome (0, 0, 0,
+    lose gammon, lose backgammon). The same network outputs as the
+    equities of :func:`play_equities`, from the same incremental first layer.
+    """
+    base, x0, h0 = base_layer(board, w1, b1)
+    nh = w1.shape[1]
+    g = np.empty(N_INPUTS - N_RAW, np.float32)
+    h = np.empty(nh, np.float32)
+    probs = np.empty(5, np.float32)
+    mine0, theirs0 = _side_counts(base)
+    rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
+    values = np.empty(rows.shape[0], np.float32)
+    for c in range(after.shape[0]):
+        b = after[c]
+        if over[c]:
+            points = game_result(b)
+            out[c, 0] = 0.0
+            out[c, 1] = 0.0
+            out[c, 2] = 0.0
+            out[c, 3] = 1.0 if points >= 2 else 0.0
+            out[c, 4] = 1.0 if points >= 3 else 0.0
+            continue
+        _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs)
+        for k in range(5):
+            out[c, k] = probs[k]
 
 
 @cross_file
