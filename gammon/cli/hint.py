@@ -72,7 +72,7 @@ def format_plays(hints: list[PlayHint], dice: tuple[int, int], match: MatchState
         kind = "cubeless money equities"
     lines = [f"Plays of {dice[0]}-{dice[1]}, {kind}"]
     for h in hints:
-        line = f"    {h.rank:>2}. Cubeless {h.plies}-ply    {h.play:<28} Eq.: {h.equity:+.3f}"
+        line = f"  {h.rank:>3}. Cubeless {h.plies}-ply    {h.play:<28} Eq.: {h.equity:+.3f}"
         if h.rank > 1:
             line += f" ({h.difference:+.3f})"
         lines.append(line)
