@@ -1,0 +1,172 @@
+"""Hints: every legal play of a roll ranked by the network, or the cube decision before the roll.
+
+The plays are ranked as :meth:`gammon.bots.neural.NeuralBot.play_equities`
+ranks them (0, 1 or 2 plies, with its pruning at 1 and 2 plies: plays the
+search does not reach keep their 0-ply value and are listed after the
+searched ones, marked with their depth, as GNU Backgammon's hint does).
+Each play also gets the five cubeless probabilities of the player who moved,
+computed by :func:`probabilities`, which mirrors the search of
+:mod:`gammon.engine.search` on probabilities instead of equities (same
+replies chosen at 0-ply, same roll weights) through public engine calls.
+
+Equities are cubeless money equities; in a match they stay money equities
+(the match-winning chance of a play is not computed here). The cube hint
+goes through :func:`gammon.cube.decide` with the match situation of a
+Match ID when one is given.
+
+>>> from gammon import Position
+>>> from gammon.net import Architecture, Weights
+>>> from gammon.bots.neural import NeuralBot
+>>> bot = NeuralBot(Weights.zeros(Architecture(hidden=4)))
+>>> hints = hint_plays(bot, Position.initial(), (3, 1))
+>>> len(hints), hints[0].difference
+(16, 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gammon.bots.neural import NeuralBot
+from gammon.cube import CubeDecision, decide, owner_seen_by, position_efficiency
+from gammon.engine.analysis import ROLLS
+from gammon.engine.search import best_play
+from gammon.ids import MatchState
+from gammon.outcomes import OUTPUTS, equity, flip, game_result, sanitize, won_probs
+from gammon.position import Dice, Position
+
+__all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "probabilities", "after_probabilities"]
+
+
+@dataclass(frozen=True)
+class PlayHint:
+    """One ranked play: its notation, the mover's cubeless equity, the difference to the best, the five probabilities.
+
+    ``plies`` is the depth the play was valued at (the pruned plays of a
+    deeper hint keep their 0-ply value).
+    """
+
+    rank: int
+    play: str
+    equity: float
+    difference: float
+    probabilities: tuple[float, float, float, float, float]
+    plies: int
+
+    def as_dict(self) -> dict:
+        return {
+            "rank": self.rank,
+            "play": self.play,
+            "equity": self.equity,
+            "difference": self.difference,
+            "plies": self.plies,
+            "probabilities": dict(zip(OUTPUTS, self.probabilities)),
+        }
+
+
+@dataclass(frozen=True)
+class CubeHint:
+    """The cube decision of the player on roll with the probabilities it was made from and the situation."""
+
+    decision: CubeDecision
+    probabilities: tuple[float, float, float, float, float]
+    plies: int
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    cube: int = 1
+    owner: str = "centre"
+    crawford: bool = False
+    jacoby: bool = False
+
+
+def _net(bot: NeuralBot) -> tuple:
+    w = bot.weights
+    return (w.w1, w.b1, w.w2, w.b2, w.act)
+
+
+def probabilities(bot: NeuralBot, position: Position, plies: int = 0) -> np.ndarray:
+    """Cubeless probabilities of the player on roll, before the roll, searched ``plies`` (0, 1, 2) deep.
+
+    0 and 1 ply are :meth:`NeuralBot.probabilities`; 2 plies mirrors
+    :func:`gammon.engine.search.value_2ply`: for each of the 21 rolls the
+    play chosen at 0-ply, valued at 1 ply, weighted out of 36.
+
+    >>> from gammon.net import Architecture, Weights
+    >>> bot = NeuralBot(Weights.zeros(Architecture(hidden=4)))
+    >>> probabilities(bot, Position.initial(), 2).round(3).tolist()
+    [0.5, 0.5, 0.5, 0.5, 0.5]
+    """
+    if plies not in (0, 1, 2):
+        raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
+    if plies < 2:
+        return bot.probabilities(position, plies)
+    board = np.ascontiguousarray(position.board, np.int8)
+    net = _net(bot)
+    total = np.zeros(5)
+    for (d1, d2), weight in ROLLS:
+        after, over, i, _ = best_play(board, d1, d2, *net)
+        if over[i]:
+            mine = won_probs(int(game_result(after[i])))
+        else:
+            mine = flip(bot.probabilities(Position._trusted(after[i], False), 1))
+        total += weight * mine
+    return sanitize(total / 36.0)
+
+
+def after_probabilities(bot: NeuralBot, after: Position, plies: int = 0) -> np.ndarray:
+    """The probabilities of the player who just moved into ``after`` (the opponent on roll there)."""
+    if after.is_game_over():
+        return won_probs(after.result())
+    return flip(probabilities(bot, after, plies))
+
+
+def hint_plays(bot: NeuralBot, position: Position, dice: Dice, plies: int = 0) -> list[PlayHint]:
+    """Every legal play of ``dice``, best first, valued ``plies`` deep (see the module docstring)."""
+    plays, deep = bot.play_equities(position, dice, plies)
+    if plies == 0 or len(plays) == 1:
+        values, depth = np.asarray(deep, np.float64), np.zeros(len(plays), np.int64)
+    else:
+        _, shallow = bot.play_equities(position, dice, 0)
+        searched = np.isfinite(deep)
+        values, depth = np.where(searched, deep, shallow), np.where(searched, plies, 0)
+    # The searched plays first, each group by equity; ties keep the order of the legal plays.
+    order = sorted(range(len(plays)), key=lambda i: (-depth[i], -values[i], i))
+    best = float(values[order[0]])
+    after = [position.apply(p) for p in plays]
+    hints = []
+    for rank, i in enumerate(order, 1):
+        p = after_probabilities(bot, after[i], int(depth[i]))
+        value = float(values[i])
+        hints.append(PlayHint(rank, str(plays[i]), value, value - best, tuple(float(v) for v in p), int(depth[i])))
+    return hints
+
+
+def cube_hint(bot: NeuralBot, position: Position, plies: int = 0, match: MatchState | None = None) -> CubeHint:
+    """The cube decision of the player on roll: no double, double/take or double/pass (:func:`gammon.cube.decide`).
+
+    ``match`` (from a Match ID) gives the match length, score, cube, its
+    owner, the Crawford game and the Jacoby rule, seen from its player on
+    roll; without it, money play with a centred cube and the Jacoby rule off.
+    """
+    probs = tuple(float(v) for v in probabilities(bot, position, plies))
+    if match is None:
+        situation = dict(match_length=0, score=(0, 0), cube=1, owner="centre", crawford=False, jacoby=False)
+    else:
+        me = match.player_on_roll
+        situation = dict(
+            match_length=match.match_length,
+            score=(match.score[me], match.score[1 - me]),
+            cube=match.cube,
+            owner=owner_seen_by(match.cube_owner, me),
+            crawford=match.crawford,
+            jacoby=bool(match.jacoby) and match.match_length == 0,
+        )
+    decision = decide(probs, **situation, cube_efficiency=position_efficiency(position))
+    return CubeHint(decision, probs, plies, **situation)
+
+
+def cubeless_equity(probs) -> float:
+    """Cubeless money equity of five probabilities (:func:`gammon.outcomes.equity`)."""
+    return float(equity(np.asarray(probs)))
