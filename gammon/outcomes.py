@@ -70,10 +70,18 @@ def worst_loss(board: np.ndarray) -> int:
     return int(loss_value(np.ascontiguousarray(board, np.int8)))
 
 
+@njit(cache=True)
+def _results_into(after, out) -> None:
+    for i in range(after.shape[0]):
+        out[i] = game_result(after[i])
+
+
 def results(after: np.ndarray) -> np.ndarray:
     """:func:`game_result` of each board of ``after`` ((n, 26)), as float64."""
     after = np.ascontiguousarray(after, np.int8).reshape(-1, 26)
-    return np.array([game_result(row) for row in after], np.float64)
+    out = np.empty(after.shape[0], np.float64)
+    _results_into(after, out)
+    return out
 
 
 # -- outcome probabilities ----------------------------------------------------------------
