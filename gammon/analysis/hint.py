@@ -5,9 +5,9 @@ ranks them (0, 1 or 2 plies, with its pruning at 1 and 2 plies: plays the
 search does not reach keep their 0-ply value and are listed after the
 searched ones, marked with their depth, as GNU Backgammon's hint does).
 Each play also gets the five cubeless probabilities of the player who moved,
-computed by :func:`probabilities`, which mirrors the search of
-:mod:`gammon.engine.search` on probabilities instead of equities (same
-replies chosen at 0-ply, same roll weights) through public engine calls.
+computed by :meth:`gammon.bots.neural.NeuralBot.probabilities`, the search
+of :mod:`gammon.engine.search` on probabilities instead of equities (same
+replies chosen at 0-ply, same roll weights).
 
 Equities are cubeless money equities; in a match they stay money equities
 (the match-winning chance of a play is not computed here). The cube hint
@@ -31,10 +31,8 @@ import numpy as np
 
 from gammon.bots.neural import NeuralBot
 from gammon.cube import CubeDecision, decide, owner_seen_by, position_efficiency
-from gammon.engine.analysis import ROLLS
-from gammon.engine.search import best_play
 from gammon.ids import MatchState
-from gammon.outcomes import OUTPUTS, equity, flip, game_result, sanitize, won_probs
+from gammon.outcomes import OUTPUTS, equity, flip, won_probs
 from gammon.position import Dice, Position
 
 __all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "probabilities", "after_probabilities"]
@@ -81,38 +79,15 @@ class CubeHint:
     jacoby: bool = False
 
 
-def _net(bot: NeuralBot) -> tuple:
-    w = bot.weights
-    return (w.w1, w.b1, w.w2, w.b2, w.act)
-
-
 def probabilities(bot: NeuralBot, position: Position, plies: int = 0) -> np.ndarray:
-    """Cubeless probabilities of the player on roll, before the roll, searched ``plies`` (0, 1, 2) deep.
-
-    0 and 1 ply are :meth:`NeuralBot.probabilities`; 2 plies mirrors
-    :func:`gammon.engine.search.value_2ply`: for each of the 21 rolls the
-    play chosen at 0-ply, valued at 1 ply, weighted out of 36.
+    """Cubeless probabilities of the player on roll, before the roll, searched ``plies`` (0, 1, 2) deep: :meth:`NeuralBot.probabilities`.
 
     >>> from gammon.net import Architecture, Weights
     >>> bot = NeuralBot(Weights.zeros(Architecture(hidden=4)))
     >>> probabilities(bot, Position.initial(), 2).round(3).tolist()
     [0.5, 0.5, 0.5, 0.5, 0.5]
     """
-    if plies not in (0, 1, 2):
-        raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
-    if plies < 2:
-        return bot.probabilities(position, plies)
-    board = np.ascontiguousarray(position.board, np.int8)
-    net = _net(bot)
-    total = np.zeros(5)
-    for (d1, d2), weight in ROLLS:
-        after, over, i, _ = best_play(board, d1, d2, *net)
-        if over[i]:
-            mine = won_probs(int(game_result(after[i])))
-        else:
-            mine = flip(bot.probabilities(Position._trusted(after[i], False), 1))
-        total += weight * mine
-    return sanitize(total / 36.0)
+    return bot.probabilities(position, plies)
 
 
 def after_probabilities(bot: NeuralBot, after: Position, plies: int = 0) -> np.ndarray:

@@ -125,7 +125,14 @@ class NeuralBot:
     # -- evaluation and cube --------------------------------------------------------------
 
     def probabilities(self, position: Position, plies: int = 0) -> np.ndarray:
-        """Cubeless outcome probabilities for the player on roll, before the roll (0 or 1 ply)."""
+        """Cubeless outcome probabilities for the player on roll, before the roll, ``plies`` (0, 1, 2) deep.
+
+        At 1 and 2 plies: for each of the 21 rolls the play chosen at 0-ply,
+        its position valued one ply less deep, weighted out of 36 (the
+        search of :func:`gammon.engine.search.value_2ply` on probabilities).
+        """
+        if plies not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
         board = np.ascontiguousarray(position.board, np.int8).reshape(1, 26)
         if plies == 0:
             x = np.empty((1, N_INPUTS), np.float32)
@@ -139,7 +146,7 @@ class NeuralBot:
             if over[i]:
                 mine = won_probs(int(game_result(after[i])))
             else:
-                mine = flip(self.probabilities(Position._trusted(after[i], False), 0))
+                mine = flip(self.probabilities(Position._trusted(after[i], False), plies - 1))
             total += weight * mine
         return sanitize(total / 36.0)
 
