@@ -42,11 +42,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gammon.cube import CONTACT_EFFICIENCY, CubeState, _match_cubeful, _other_side, _Score
+from gammon.cube import CONTACT_EFFICIENCY, CubeState, _cubeless_mwc, _match_cubeful, _other_side, _Score
 from gammon.met import MatchEquityTable, default_met
 from gammon.outcomes import sanitize
 
-__all__ = ["opponent_score", "outcome_mwc", "play_mwc"]
+__all__ = ["opponent_score", "play_mwc"]
 
 
 def opponent_score(cube: CubeState, met: MatchEquityTable | None = None) -> _Score:
@@ -56,24 +56,6 @@ def opponent_score(cube: CubeState, met: MatchEquityTable | None = None) -> _Sco
     table = met if met is not None else default_met()
     me, opp = cube.score
     return _Score(table, cube.match_length - opp, cube.match_length - me, cube.crawford, cube.cube_cap)
-
-
-def outcome_mwc(score: _Score, cube: int) -> np.ndarray:
-    """The MWC, for the side ``score`` is seen from, of the six ends of a game at ``cube``.
-
-    In order: win single, gammon, backgammon; lose single, gammon, backgammon.
-
-    >>> from gammon.met import default_met
-    >>> outcome_mwc(_Score(default_met(), 1, 1, False), 1).tolist()
-    [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
-    """
-    return np.array([score.mwc(k * cube) for k in (1, 2, 3, -1, -2, -3)], np.float64)
-
-
-def _cubeless(probs: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    p, wg, wbg, lg, lbg = (probs[:, k] for k in range(5))
-    shares = np.stack([p - wg, wg - wbg, wbg, 1.0 - p - lg, lg - lbg, lbg], axis=1)
-    return shares @ ends
 
 
 def play_mwc(
@@ -94,9 +76,8 @@ def play_mwc(
     """
     probs = sanitize(np.asarray(opponent_probs, np.float64).reshape(-1, 5))
     score = opponent_score(cube, met)
-    opp_cubeless = _cubeless(probs, outcome_mwc(score, cube.cube))
     if not cubeful or not score.cube_matters(cube.cube):
-        return 1.0 - opp_cubeless
+        return 1.0 - np.array([_cubeless_mwc(tuple(row), score, cube.cube) for row in probs])
     owner = _other_side(cube.owner)
     xs = [CONTACT_EFFICIENCY] * len(probs) if efficiencies is None else efficiencies
     opp = np.array([_match_cubeful(tuple(row), score, cube.cube, owner, float(x)) for row, x in zip(probs, xs)])
