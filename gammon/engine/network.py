@@ -124,6 +124,14 @@ def _side_counts(base):
     return mine0, theirs0
 
 
+@njit(cache=True, inline="always")
+def _workspace(nh):
+    """Scratch arrays of a candidate loop: whole-board inputs, first layer, changed rows and their values, outputs."""
+    rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
+    return (np.empty(N_INPUTS - N_RAW, np.float32), np.empty(nh, np.float32), rows,
+            np.empty(rows.shape[0], np.float32), np.empty(5, np.float32))
+
+
 @cross_file
 @njit(cache=True, fastmath=True, inline="always")
 def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs) -> None:
@@ -175,13 +183,8 @@ def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, r
 @njit(cache=True, fastmath=True)
 def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
     """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
-    nh = w1.shape[1]
-    g = np.empty(N_INPUTS - N_RAW, np.float32)
-    h = np.empty(nh, np.float32)
-    probs = np.empty(5, np.float32)
+    g, h, rows, values, probs = _workspace(w1.shape[1])
     mine0, theirs0 = _side_counts(base)
-    rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
-    values = np.empty(rows.shape[0], np.float32)
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
@@ -202,13 +205,8 @@ def play_probabilities(board, after, over, w1, b1, w2, b2, act, out):
     equities of :func:`play_equities`, from the same incremental first layer.
     """
     base, x0, h0 = base_layer(board, w1, b1)
-    nh = w1.shape[1]
-    g = np.empty(N_INPUTS - N_RAW, np.float32)
-    h = np.empty(nh, np.float32)
-    probs = np.empty(5, np.float32)
+    g, h, rows, values, probs = _workspace(w1.shape[1])
     mine0, theirs0 = _side_counts(base)
-    rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
-    values = np.empty(rows.shape[0], np.float32)
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
