@@ -1,7 +1,11 @@
-"""The TD-Gammon network: its architecture, its weights, and model files.
+"""The TD-Gammon networks: their architecture, their weights, the evaluator they make up, and model files.
 
 One hidden layer, five sigmoid outputs, all for the player on roll: the
-outcome probabilities of :data:`gammon.outcomes.OUTPUTS`.
+outcome probabilities of :data:`gammon.outcomes.OUTPUTS`. An
+:class:`Evaluator` is what plays: a contact net, optionally a race net for
+positions without contact, and optionally the exact one-sided bear-off
+database of :mod:`gammon.bearoff` for pure bear-offs (the class of a
+position picks which: :func:`gammon.engine.network.position_class`).
 
 * Training uses a PyTorch module (:func:`build_module`) that returns the five
   logits.
@@ -10,6 +14,10 @@ outcome probabilities of :data:`gammon.outcomes.OUTPUTS`.
 * Model files (``.pt``) are a dict of plain values and tensors written with
   :func:`save_model` and read with ``torch.load(weights_only=True)`` in
   :func:`load_model`; a wrong or corrupt file raises :class:`ModelFileError`.
+  Format version 2 carries every net of the evaluator (the contact net under
+  ``architecture``/``state_dict`` as in version 1, the race net under
+  ``race_architecture``/``race_state_dict``) and a ``bearoff`` flag;
+  version 1 files (one net for every position) still load.
 
 Torch is imported only by the functions that need it, so self-play workers
 and evaluation never load it.
@@ -32,14 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encoding import ENCODING_NAME, ENCODING_VERSION, N_INPUTS
+from gammon.engine.encoding import ENCODINGS, N_INPUTS
 from gammon.errors import GammonError
 
 #: Activation codes of the Numba kernels.
 ACTIVATIONS = {"relu": 0, "sigmoid": 1}
 #: ``format`` field of model files.
 MODEL_FORMAT = "gammon-td-model"
-MODEL_FORMAT_VERSION = 1
+MODEL_FORMAT_VERSION = 2
+#: Format versions this gammon reads.
+READABLE_VERSIONS = (1, 2)
 
 
 class ModelFileError(GammonError):
@@ -54,10 +64,20 @@ class Architecture:
     hidden: int = 128
     activation: str = "relu"
     outputs: int = 5
-    encoding: str = ENCODING_NAME
-    encoding_version: int = ENCODING_VERSION
+    encoding: str = ""
+    encoding_version: int = 0
 
     def __post_init__(self) -> None:
+        if self.inputs not in ENCODINGS:
+            raise ValueError(f"no encoding has {self.inputs} inputs: expected one of {sorted(ENCODINGS)}")
+        if not self.encoding:  # named by its width
+            name, version = ENCODINGS[self.inputs]
+            object.__setattr__(self, "encoding", name)
+            object.__setattr__(self, "encoding_version", version)
+        if ENCODINGS[self.inputs] != (self.encoding, self.encoding_version):
+            name, version = ENCODINGS[self.inputs]
+            raise ValueError(f"encoding {self.encoding} v{self.encoding_version} with {self.inputs} inputs: "
+                             f"this gammon's {self.inputs}-input encoding is {name} v{version}")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {self.activation!r}: expected one of {', '.join(ACTIVATIONS)}")
         if self.hidden < 1 or self.outputs != 5:
@@ -116,6 +136,75 @@ class Weights:
         return arch.inputs * arch.hidden + arch.hidden + 5 * arch.hidden + 5
 
 
+_NO_NET = (np.zeros((0, 1), np.float32), np.zeros(1, np.float32), np.zeros((5, 1), np.float32), np.zeros(5, np.float32))
+_NO_TABLES = np.zeros((0, 32), np.uint16)
+
+
+@dataclass
+class Evaluator:
+    """What plays: the contact net, an optional race net (same activation), and whether pure bear-offs
+    are valued exactly from the bear-off database.
+
+    >>> ev = Evaluator(Weights.zeros(Architecture(hidden=4))).kernel_args()
+    >>> len(ev), ev[4].shape[0], ev[9].shape[0]      # no race net, no tables
+    (11, 0, 0)
+    """
+
+    contact: Weights
+    race: Weights | None = None
+    bearoff: bool = False
+
+    def __post_init__(self) -> None:
+        if self.race is not None:
+            if self.race.act != self.contact.act:
+                raise ValueError("the race and contact nets must share an activation")
+            if self.race.arch.inputs != N_INPUTS:
+                raise ValueError(f"the race net reads the {N_INPUTS}-input encoding, not {self.race.arch.inputs}")
+
+    @property
+    def nets(self) -> str:
+        """A short description: ``contact 219x256 + race 211x128 + bear-off database``."""
+        parts = [f"contact {self.contact.arch.inputs}x{self.contact.arch.hidden}"]
+        if self.race is not None:
+            parts.append(f"race {self.race.arch.inputs}x{self.race.arch.hidden}")
+        if self.bearoff:
+            parts.append("bear-off database")
+        return " + ".join(parts)
+
+    def layout(self) -> dict[str, Any]:
+        """What :meth:`from_flat` needs besides the numbers: the nets' architectures and the bear-off flag."""
+        return {"contact": self.contact.arch.as_dict(), "race": None if self.race is None else self.race.arch.as_dict(),
+                "bearoff": self.bearoff}
+
+    def flat(self) -> np.ndarray:
+        """Every weight in one float32 vector (how an evaluator travels to self-play workers)."""
+        parts = [self.contact.flat()] + ([self.race.flat()] if self.race is not None else [])
+        return np.concatenate(parts)
+
+    @classmethod
+    def from_flat(cls, flat: np.ndarray, layout: dict[str, Any]) -> Evaluator:
+        """Rebuild from :meth:`flat` and :meth:`layout`."""
+        contact_arch = Architecture(**layout["contact"])
+        n = Weights.flat_size(contact_arch)
+        race = None
+        if layout["race"] is not None:
+            race = Weights.from_flat(flat[n:], Architecture(**layout["race"]))
+        return cls(Weights.from_flat(flat[:n], contact_arch), race, bool(layout["bearoff"]))
+
+    def kernel_args(self) -> tuple:
+        """The tuple the compiled kernels take (:mod:`gammon.engine.network`); loads the database if used."""
+        c = self.contact
+        race = (self.race.w1, self.race.b1, self.race.w2, self.race.b2) if self.race is not None else _NO_NET
+        if self.bearoff:
+            from gammon.bearoff import database
+
+            tables = database().tables
+            off, first = tables.off, tables.first
+        else:
+            off, first = _NO_TABLES, _NO_TABLES
+        return (c.w1, c.b1, c.w2, c.b2, *race, c.act, off, first)
+
+
 # -- torch side ------------------------------------------------------------------
 
 
@@ -165,10 +254,22 @@ class Model:
     config: dict
     metadata: dict
     state_dict: dict = field(default_factory=dict, repr=False)
+    race: Weights | None = None
+    race_state_dict: dict | None = field(default=None, repr=False)
+    bearoff: bool = False
+
+    def evaluator(self) -> Evaluator:
+        """The :class:`Evaluator` this file describes."""
+        return Evaluator(self.weights, self.race, self.bearoff)
 
 
-def save_model(path: str | os.PathLike, state: dict, arch: Architecture, *, games_trained: int, config: dict | None = None, **metadata: Any) -> None:
-    """Write a model file atomically (temporary file in the same folder, then rename)."""
+def save_model(path: str | os.PathLike, state: dict, arch: Architecture, *, games_trained: int, config: dict | None = None,
+               race: tuple[dict, Architecture] | None = None, bearoff: bool = False, **metadata: Any) -> None:
+    """Write a model file atomically (temporary file in the same folder, then rename).
+
+    ``state``/``arch`` are the contact net's; ``race`` the race net's
+    ``(state, arch)``; ``bearoff`` says the evaluator uses the database.
+    """
     record = {
         "format": MODEL_FORMAT,
         "format_version": MODEL_FORMAT_VERSION,
@@ -178,7 +279,12 @@ def save_model(path: str | os.PathLike, state: dict, arch: Architecture, *, game
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "metadata": dict(metadata),
         "state_dict": {k: v.detach().to("cpu").clone() for k, v in state.items()},
+        "bearoff": bool(bearoff),
     }
+    if race is not None:
+        race_state, race_arch = race
+        record["race_architecture"] = race_arch.as_dict()
+        record["race_state_dict"] = {k: v.detach().to("cpu").clone() for k, v in race_state.items()}
     atomic_torch_save(record, path)
 
 
@@ -229,32 +335,49 @@ def load_model(path: str | os.PathLike) -> Model:
         raise ModelFileError(f"model file {path!r} is corrupt or truncated ({reason[:120]})") from None
     if not isinstance(record, dict) or record.get("format") != MODEL_FORMAT:
         raise ModelFileError(f"model file {path!r} is not a gammon model (no {MODEL_FORMAT!r} format tag)")
-    if record.get("format_version") != MODEL_FORMAT_VERSION:
-        raise ModelFileError(f"model file {path!r} has format version {record.get('format_version')!r}, expected {MODEL_FORMAT_VERSION}")
-    try:
-        arch = Architecture(**record["architecture"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ModelFileError(f"model file {path!r} has an invalid architecture: {exc}") from None
-    if (arch.encoding, arch.encoding_version, arch.inputs) != (ENCODING_NAME, ENCODING_VERSION, N_INPUTS):
-        raise ModelFileError(
-            f"model file {path!r} uses encoding {arch.encoding} v{arch.encoding_version} ({arch.inputs} inputs); "
-            f"this gammon reads {ENCODING_NAME} v{ENCODING_VERSION} ({N_INPUTS} inputs)"
-        )
-    state = record.get("state_dict")
-    expected = {"0.weight": (arch.hidden, arch.inputs), "0.bias": (arch.hidden,), "2.weight": (5, arch.hidden), "2.bias": (5,)}
-    if not isinstance(state, dict) or any(
-        k not in state or tuple(state[k].shape) != shape for k, shape in expected.items()
-    ):
-        raise ModelFileError(f"model file {path!r} has weights that do not match its architecture")
-    weights = weights_from_state(state, arch)
-    if not all(np.isfinite(a).all() for a in (weights.w1, weights.b1, weights.w2, weights.b2)):
-        raise ModelFileError(f"model file {path!r} holds non-finite weights")
+    if record.get("format_version") not in READABLE_VERSIONS:
+        raise ModelFileError(f"model file {path!r} has format version {record.get('format_version')!r}; "
+                             f"this gammon reads versions {', '.join(map(str, READABLE_VERSIONS))}")
+    arch, state, weights = _net_from(record, path, "architecture", "state_dict", "")
+    race = race_state = None
+    if "race_architecture" in record:
+        race_arch, race_state, race = _net_from(record, path, "race_architecture", "race_state_dict", "race net ")
+        if race_arch.inputs != N_INPUTS or race_arch.activation != arch.activation:
+            raise ModelFileError(f"model file {path!r} has a race net this gammon cannot play "
+                                 f"({race_arch.inputs} inputs, {race_arch.activation})")
     return Model(
         path=path,
         arch=arch,
         weights=weights,
         games_trained=int(record.get("games_trained", 0)),
         config=dict(record.get("config", {})),
-        metadata={k: v for k, v in record.items() if k != "state_dict"},
+        metadata={k: v for k, v in record.items() if k not in ("state_dict", "race_state_dict")},
         state_dict=state,
+        race=race,
+        race_state_dict=race_state,
+        bearoff=bool(record.get("bearoff", False)),
     )
+
+
+def _net_from(record: dict, path: str, arch_key: str, state_key: str, what: str) -> tuple[Architecture, dict, Weights]:
+    """One net of a model file: its architecture, state dict and checked weights."""
+    described = record.get(arch_key)
+    try:
+        arch = Architecture(**described)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(described, dict) and "inputs" in described and described.get("inputs") not in ENCODINGS:
+            known = ", ".join(f"{name} v{version} ({n} inputs)" for n, (name, version) in ENCODINGS.items())
+            raise ModelFileError(
+                f"model file {path!r} uses encoding {described.get('encoding')} v{described.get('encoding_version')} "
+                f"({described.get('inputs')} inputs); this gammon reads {known}") from None
+        raise ModelFileError(f"model file {path!r} has an invalid {what}architecture: {exc}") from None
+    state = record.get(state_key)
+    expected = {"0.weight": (arch.hidden, arch.inputs), "0.bias": (arch.hidden,), "2.weight": (5, arch.hidden), "2.bias": (5,)}
+    if not isinstance(state, dict) or any(
+        k not in state or tuple(state[k].shape) != shape for k, shape in expected.items()
+    ):
+        raise ModelFileError(f"model file {path!r} has {what}weights that do not match its architecture")
+    weights = weights_from_state(state, arch)
+    if not all(np.isfinite(a).all() for a in (weights.w1, weights.b1, weights.w2, weights.b2)):
+        raise ModelFileError(f"model file {path!r} holds non-finite {what}weights")
+    return arch, state, weights

@@ -64,9 +64,8 @@ def test_2_ply_probabilities_mirror_the_compiled_2_ply_value(bot):
     from gammon.engine.search import value_2ply
 
     position = Position.initial()
-    w = bot.weights
     p = probabilities(bot, position, 2)
-    assert float(equity(p)) == pytest.approx(value_2ply(position.board, w.w1, w.b1, w.w2, w.b2, w.act), abs=2e-3)
+    assert float(equity(p)) == pytest.approx(value_2ply(position.board, bot.evaluator.kernel_args()), abs=2e-3)
 
 
 def test_cube_hint_uses_the_match_situation_of_a_match_id(bot):
@@ -132,7 +131,7 @@ def test_bad_input_is_a_one_line_error_naming_it(capsys, argv, named):
 
 def test_a_certain_win_rolls_out_as_a_certain_win(bot):
     position = Position.from_checkers({1: 2}, {24: 3})  # every roll bears off both; the opponent has 12 off
-    r = rollout(position, bot.weights, trials=72, seed=3)
+    r = rollout(position, bot.evaluator, trials=72, seed=3)
     assert r.probabilities == pytest.approx([1, 0, 0, 0, 0], abs=1e-12) and r.equity == pytest.approx(1.0)
 
 
@@ -140,23 +139,23 @@ def test_a_certain_win_rolls_out_as_a_certain_win(bot):
 def test_a_bear_off_race_rolls_out_to_the_exact_race_probabilities(bot, reduce):
     position = Position.from_checkers({6: 2}, {19: 1})  # two checkers on my six point against one on theirs
     exact = race_probabilities(position.board)
-    r = rollout(position, bot.weights, trials=1296, seed=5, variance_reduction=reduce)
+    r = rollout(position, bot.evaluator, trials=1296, seed=5, variance_reduction=reduce)
     assert abs(r.probabilities[0] - exact[0]) <= max(r.probabilities_ci[0], 0.005)
     assert r.probabilities[1:] == pytest.approx([0, 0, 0, 0], abs=1e-9)
 
 
 def test_variance_reduction_narrows_the_interval(bot):
     position = Position.from_checkers({6: 2}, {19: 1})
-    plain = rollout(position, bot.weights, trials=1296, seed=5, variance_reduction=False)
-    reduced = rollout(position, bot.weights, trials=1296, seed=5)
+    plain = rollout(position, bot.evaluator, trials=1296, seed=5, variance_reduction=False)
+    reduced = rollout(position, bot.evaluator, trials=1296, seed=5)
     assert reduced.equity_ci < plain.equity_ci / 3
 
 
 def test_the_same_seed_gives_the_same_rollout_and_another_seed_another(bot):
     position = Position.from_position_id("4HPwATDgc/ABMA")
-    a = rollout(position, bot.weights, trials=40, truncate=6, seed=11)
-    b = rollout(position, bot.weights, trials=40, truncate=6, seed=11)
-    c = rollout(position, bot.weights, trials=40, truncate=6, seed=12)
+    a = rollout(position, bot.evaluator, trials=40, truncate=6, seed=11)
+    b = rollout(position, bot.evaluator, trials=40, truncate=6, seed=11)
+    c = rollout(position, bot.evaluator, trials=40, truncate=6, seed=12)
     assert a.probabilities.tolist() == b.probabilities.tolist() and a.equity_ci == b.equity_ci
     assert a.probabilities.tolist() != c.probabilities.tolist()
 
@@ -166,9 +165,9 @@ def test_one_and_two_workers_give_the_same_rollout(bot):
     kwargs = dict(trials=80, truncate=4, seed=2)
     found = []
     for workers in (1, 2):
-        with start(LOCAL, RolloutWorker, (bot.weights,), workers) as runner:
-            found.append(rollout_plays(position, bot.weights, (3, 1), None, runner=runner, **kwargs))
-    inline = rollout_plays(position, bot.weights, (3, 1), None, **kwargs)
+        with start(LOCAL, RolloutWorker, (bot.evaluator,), workers) as runner:
+            found.append(rollout_plays(position, bot.evaluator, (3, 1), None, runner=runner, **kwargs))
+    inline = rollout_plays(position, bot.evaluator, (3, 1), None, **kwargs)
     for one, two, here in zip(*found, inline):
         assert one.play == two.play == here.play
         assert one.probabilities.tolist() == two.probabilities.tolist() == here.probabilities.tolist()
@@ -176,7 +175,7 @@ def test_one_and_two_workers_give_the_same_rollout(bot):
 
 def test_rollout_of_plays_ranks_them_for_the_mover_and_values_a_game_ending_play_exactly(bot):
     position = Position.from_checkers({1: 1, 2: 1}, {19: 15})
-    best, other = rollout_plays(position, bot.weights, (2, 1), trials=36)  # 2/off 1/off, or 2/1 1/off
+    best, other = rollout_plays(position, bot.evaluator, (2, 1), trials=36)  # 2/off 1/off, or 2/1 1/off
     assert best.play == "2/off 1/off" and best.probabilities.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]  # a gammon
     assert best.equity_ci == 0.0 and other.equity < best.equity
 

@@ -11,7 +11,7 @@ from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.movegen import generate
 from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
-from gammon.net import Architecture, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
+from gammon.net import Architecture, Evaluator, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import game_result
 
 
@@ -49,7 +49,7 @@ def test_game_ending_plays_get_their_exact_value():
     after, _, over = generate(np.asarray(pos.board, np.int8), 6, 5)
     w = Weights.zeros(Architecture(hidden=4))
     eq = np.empty(len(after))
-    play_equities(pos.board, after, over, w.w1, w.b1, w.w2, w.b2, w.act, eq)
+    play_equities(pos.board, after, over, Evaluator(w).kernel_args(), eq)
     assert over.all() and eq.tolist() == [2.0] * len(after)
 
 
@@ -78,7 +78,7 @@ def test_incremental_evaluation_equals_the_from_scratch_one(activation, hidden):
         for (d1, d2), _ in ROLLS:
             after, _, over = generate(board, d1, d2)
             eq = np.empty(len(after))
-            play_equities(board, after, over, weights.w1, weights.b1, weights.w2, weights.b2, weights.act, eq)
+            play_equities(board, after, over, Evaluator(weights).kernel_args(), eq)
             worst = max(worst, float(np.abs(eq - _from_scratch(weights, after, over)).max()))
     # Then the incremental first layer gives the same equities to float32 rounding
     assert worst < 2e-5

@@ -27,11 +27,17 @@ class Config:
     total_games: int = 100_000
     """self-play games to train for (the run stops there; raise it with --set to continue a finished run)"""
     hidden: int = 128
-    """hidden units"""
+    """hidden units (of the contact net, which plays every position the other parts of the evaluator do not)"""
     activation: str = "relu"
     """hidden activation: relu or sigmoid"""
+    inputs: int = 211
+    """the contact net's encoding by its number of inputs: 211 (tesauro+15) or 219 (tesauro+23, with back anchor, anchors, containment and break-contact pips)"""
+    race_hidden: int = 0
+    """hidden units of a separate race net for positions without contact (0: none, the contact net plays races too)"""
+    bearoff: bool = False
+    """value pure bear-offs exactly from the one-sided bear-off database, in play and as training targets"""
     init_model: str = ""
-    """start a new run from the weights of this model file instead of random ones (same architecture)"""
+    """start a new run from the weights of this model file instead of random ones: same hidden units and activation; a 211-input contact net grows to 219 inputs with zero weights on the new ones (so it starts playing exactly as before), and a missing race net starts as a copy of the contact net when race_hidden equals hidden"""
     optimizer: str = "adam"
     """adam or sgd"""
     learning_rate: float = 1e-3
@@ -73,6 +79,8 @@ class Config:
             (self.total_games >= 0, "total_games must be >= 0"),
             (self.hidden >= 1, "hidden must be >= 1"),
             (self.activation in ("relu", "sigmoid"), "activation must be relu or sigmoid"),
+            (self.inputs in (211, 219), "inputs must be 211 or 219"),
+            (self.race_hidden >= 0, "race_hidden must be >= 0"),
             (self.optimizer in ("adam", "sgd"), "optimizer must be adam or sgd"),
             (self.loss in ("bce", "mse"), "loss must be bce or mse"),
             (0.0 <= self.lam <= 1.0 and 0.0 <= self.final_lam <= 1.0, "lam and final_lam must be in [0, 1]"),

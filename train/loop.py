@@ -1,10 +1,12 @@
 """The TD(lambda) self-play training loop: one readable function, :func:`train`.
 
 Each iteration: take ``games_per_update`` new self-play games, encode every
-position a player faced, run the network once over them, turn its outputs
-into lambda-return targets (:mod:`gammon.train.td`), take one optimizer step on the
-cross-entropy between outputs and targets, and hand the new weights to the
-self-play players. Around that: TensorBoard scalars, evaluation matches,
+position a player faced, run the evaluator once over them (each position in
+the net of its class, pure bear-offs exactly from the database:
+:mod:`gammon.train.nets`), turn the values into lambda-return targets
+(:mod:`gammon.train.td`), take one optimizer step on the cross-entropy between
+each net's outputs and its positions' targets, and hand the new weights to
+the self-play players. Around that: TensorBoard scalars, evaluation matches,
 checkpoints, and a clean stop on Ctrl-C.
 """
 
@@ -17,12 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.engine.encoding import encode_batch
-from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
+from gammon.net import load_model, save_model
 from gammon.outcomes import OUTPUTS
 from gammon.runners import LOCAL, Backend, require_ray
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError, field_docs
+from gammon.train.nets import Nets
 from gammon.train.sources import open_source
 from gammon.train.td import batch_states, lambda_returns
 
@@ -78,23 +80,18 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     opponents = check_eval_opponents(cfg)  # before anything is written
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed)  # the dice of inline self-play
-    arch = Architecture(hidden=cfg.hidden, activation=cfg.activation)
-    model = build_module(arch, seed=cfg.seed).to(device)
+    nets = Nets(cfg, device)
+    arch = nets.arch
     if cfg.optimizer == "adam":
-        optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
+        optimizer = torch.optim.Adam(nets.parameters(), lr=cfg.learning_rate)
     else:
-        optimizer = torch.optim.SGD(model.parameters(), lr=cfg.learning_rate)
+        optimizer = torch.optim.SGD(nets.parameters(), lr=cfg.learning_rate)
     games = updates = positions = 0
     elapsed = 0.0
     if state is None and cfg.init_model:
-        start = load_model(cfg.init_model)
-        if start.arch != arch:
-            raise ConfigError(f"init_model {cfg.init_model!r} has architecture {start.arch.as_dict()}, the config asks for {arch.as_dict()}")
-        model.load_state_dict(start.state_dict)
+        nets.warm_start(load_model(cfg.init_model))
     if state is not None:
-        if Architecture(**state["arch"]) != arch:
-            raise ConfigError(f"cannot resume {str(resume)!r}: its architecture {state['arch']} differs from the config's")
-        model.load_state_dict(state["model"])
+        nets.load_state(state, str(resume))
         optimizer.load_state_dict(state["optimizer"])
         games, updates, positions = state["games"], state["updates"], state["positions"]
         elapsed = state["elapsed"]
@@ -102,10 +99,11 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
         torch.set_rng_state(state["rng_torch"])
 
     def current_weights():
-        return weights_from_state(model.state_dict(), arch)
+        return nets.evaluator()
 
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
-    source = open_source(backend, cfg.workers, current_weights(), rng, seed=cfg.seed, start_games=games,
+    played = current_weights()
+    source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
 
     run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
@@ -121,14 +119,15 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
     def checkpoint() -> None:
         save_checkpoint(run_dir, {
-            "model": model.state_dict(),
+            **nets.state(),
             "optimizer": optimizer.state_dict(),
             "games": games, "updates": updates, "positions": positions,
             "elapsed": elapsed + (time.perf_counter() - started),
-            "config": cfg.as_dict(), "arch": arch.as_dict(),
+            "config": cfg.as_dict(),
             "rng_numpy": rng.bit_generator.state, "rng_torch": torch.get_rng_state(),
         })
-        save_model(run_dir / "model.pt", model.state_dict(), arch, games_trained=games, config=cfg.as_dict())
+        save_model(run_dir / "model.pt", nets.contact.state_dict(), arch, games_trained=games, config=cfg.as_dict(),
+                   **nets.save_args())
 
     stop = {"requested": False}
 
@@ -148,25 +147,28 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             # -- play ---------------------------------------------------------------
             batch = source.games(min(cfg.games_per_update, cfg.total_games - games))
             boards, starts, z = batch_states(batch)
-            x = torch.from_numpy(encode_batch(boards)).to(device)
 
             # -- learn: one step towards the lambda-returns --------------------------------
             lr = schedule(cfg.learning_rate, cfg.final_learning_rate, cfg, games)
             lam = schedule(cfg.lam, cfg.final_lam, cfg, games)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            logits = model(x)
-            probs = torch.sigmoid(logits)
-            targets, td = lambda_returns(probs.detach().cpu().numpy(), starts, z, lam)
-            targets_t = torch.from_numpy(targets).to(device)
-            if cfg.loss == "bce":
-                loss = F.binary_cross_entropy_with_logits(logits, targets_t)
-            else:
-                loss = F.mse_loss(probs, targets_t)
+            split = nets.forward(boards, played.kernel_args())
+            targets, td = lambda_returns(split.values, starts, z, lam)
+            loss = 0.0
+            trained = sum(rows.size for rows, _ in split.parts)
+            for rows, logits in split.parts:  # each net towards its own positions' targets, weighted by their number
+                targets_t = torch.from_numpy(targets[rows]).to(device)
+                if cfg.loss == "bce":
+                    part = F.binary_cross_entropy_with_logits(logits, targets_t)
+                else:
+                    part = F.mse_loss(torch.sigmoid(logits), targets_t)
+                loss = loss + part * (rows.size / trained)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            source.publish(current_weights())
+            played = current_weights()
+            source.publish(played)
 
             games += len(batch)
             updates += 1
@@ -190,7 +192,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                 points = np.array([g.points for g in batch])
                 writer.add_scalar("charts/gammon_rate", float(np.mean(points >= 2)), games)
                 writer.add_scalar("charts/backgammon_rate", float(np.mean(points >= 3)), games)
-                means = probs.detach().mean(dim=0).cpu().numpy()
+                means = split.values.mean(axis=0)
                 for name, value in zip(OUTPUTS, means):
                     writer.add_scalar(f"outputs/{name}", float(value), games)
                 for name, value in source.stats().items():
@@ -199,7 +201,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             # -- evaluate, checkpoint ---------------------------------------------------------
             if next_eval is not None and games >= next_eval:
                 next_eval += cfg.eval_every
-                run_evaluation(cfg, run_dir, model.state_dict(), arch, games, writer, bar, opponents)
+                run_evaluation(cfg, run_dir, nets, games, writer, bar, opponents)
             if games >= next_checkpoint or games >= cfg.total_games or stop["requested"]:
                 next_checkpoint = games + cfg.checkpoint_every
                 checkpoint()
@@ -241,7 +243,7 @@ def check_eval_opponents(cfg: Config) -> list[str]:
     return available
 
 
-def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architecture, games: int, writer, bar,
+def run_evaluation(cfg: Config, run_dir: Path, nets: Nets, games: int, writer, bar,
                    opponents: list[str] | None = None) -> None:
     """Short duplicate-dice matches (:func:`gammon.arena.evaluate`) of the 0-ply net
     against ``opponents`` (default ``eval_opponents``); log them, append to eval.jsonl, snapshot the model."""
@@ -249,8 +251,9 @@ def run_evaluation(cfg: Config, run_dir: Path, model_state: dict, arch: Architec
     from gammon.bots.neural import NeuralBot
     from gammon.errors import GammonError
 
-    save_model(run_dir / "models" / f"model-{games:09d}.pt", model_state, arch, games_trained=games, config=cfg.as_dict())
-    net = NeuralBot(weights_from_state(model_state, arch))
+    save_model(run_dir / "models" / f"model-{games:09d}.pt", nets.contact.state_dict(), nets.arch, games_trained=games,
+               config=cfg.as_dict(), **nets.save_args())
+    net = NeuralBot(nets.evaluator())
     eval_games = max(2, cfg.eval_games + cfg.eval_games % 2)  # duplicate dice: whole pairs
     for spec in cfg.eval_opponents if opponents is None else opponents:
         started = time.perf_counter()

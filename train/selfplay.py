@@ -20,7 +20,7 @@ from gammon.dice import draw_rolls
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.movegen import generate_after
 from gammon.engine.network import play_equities
-from gammon.net import Weights
+from gammon.net import Evaluator, Weights
 from gammon.outcomes import game_result
 from gammon.position import Position
 
@@ -31,7 +31,7 @@ _START = np.ascontiguousarray(Position.initial().board, np.int8)
 
 @cross_file
 @njit(cache=True)
-def play_turns(board, dice, w1, b1, w2, b2, act, boards_out):
+def play_turns(board, dice, ev, boards_out):
     """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
 
     Writes the board before each turn into ``boards_out[t]`` and returns
@@ -51,7 +51,7 @@ def play_turns(board, dice, w1, b1, w2, b2, act, boards_out):
         if n > 1:
             if n > eq.shape[0]:
                 eq = np.empty(2 * n, np.float64)
-            play_equities(cur, after, over, w1, b1, w2, b2, act, eq)
+            play_equities(cur, after, over, ev, eq)
             for i in range(1, n):
                 if eq[i] > eq[best]:
                     best = i
@@ -76,7 +76,7 @@ class Game:
 
 
 class SelfPlayer:
-    """Plays self-play games with a given set of weights.
+    """Plays self-play games with an evaluator (or one net's weights, playing every position).
 
     >>> from gammon.net import Architecture
     >>> player = SelfPlayer(Weights.zeros(Architecture(hidden=4)))
@@ -85,20 +85,29 @@ class SelfPlayer:
     True
     """
 
-    def __init__(self, weights: Weights) -> None:
+    def __init__(self, evaluator: Evaluator | Weights) -> None:
         refresh()
-        self.weights = weights
+        self.evaluator = evaluator
         self._out = np.empty((DICE_CHUNK + 1, 26), np.int8)
 
+    @property
+    def evaluator(self) -> Evaluator:
+        return self._evaluator
+
+    @evaluator.setter
+    def evaluator(self, evaluator: Evaluator | Weights) -> None:
+        self._evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
+        self._ev = self._evaluator.kernel_args()
+
     def play(self, rng: np.random.Generator) -> Game:
-        w = self.weights
+        ev = self._ev
         board = _START
         parts = []
         opening = True
         while True:
             dice = draw_rolls(rng, DICE_CHUNK, opening)
             opening = False
-            turns, points = play_turns(board, dice, w.w1, w.b1, w.w2, w.b2, w.act, self._out)
+            turns, points = play_turns(board, dice, ev, self._out)
             if points:
                 parts.append(self._out[: turns + 1].copy())
                 return Game(np.concatenate(parts) if len(parts) > 1 else parts[0], int(points))

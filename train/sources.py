@@ -45,7 +45,7 @@ from collections import deque
 import numpy as np
 
 from gammon import runners
-from gammon.net import Architecture, Weights
+from gammon.net import Evaluator
 from gammon.runners import Backend, Runner, RunnerError, Shared
 from gammon.train.selfplay import Game, SelfPlayer
 
@@ -53,15 +53,15 @@ from gammon.train.selfplay import Game, SelfPlayer
 class InlineSource:
     """Self-play in the trainer process with the trainer's generator."""
 
-    def __init__(self, weights: Weights, rng: np.random.Generator) -> None:
-        self.player = SelfPlayer(weights)
+    def __init__(self, evaluator: Evaluator, rng: np.random.Generator) -> None:
+        self.player = SelfPlayer(evaluator)
         self.rng = rng
 
     def games(self, n: int) -> list[Game]:
         return self.player.play_many(self.rng, n)
 
-    def publish(self, weights: Weights) -> None:
-        self.player.weights = weights
+    def publish(self, evaluator: Evaluator) -> None:
+        self.player.evaluator = evaluator
 
     def stats(self) -> dict[str, float]:
         return {}
@@ -74,10 +74,10 @@ class InlineSource:
 
 
 class SelfPlayWorker:
-    """A runner's worker: plays units ``(version, weights, seed, n)`` with the weights of that version."""
+    """A runner's worker: plays units ``(version, weights, seed, n)`` with the evaluator of that version."""
 
-    def __init__(self, arch: dict) -> None:
-        self.arch = Architecture(**arch)
+    def __init__(self, layout: dict) -> None:
+        self.layout = layout
         self.player: SelfPlayer | None = None
         self.version = -1
 
@@ -85,10 +85,10 @@ class SelfPlayWorker:
         """``n`` games as ``(all boards, turns + 1 of each game, points)``."""
         version, weights, seed, n = unit
         if version != self.version:
-            current = Weights.from_flat(np.asarray(weights.get()), self.arch)
+            current = Evaluator.from_flat(np.asarray(weights.get()), self.layout)
             if self.player is None:
                 self.player = SelfPlayer(current)
-            self.player.weights = current
+            self.player.evaluator = current
             self.version = version
         games = self.player.play_many(np.random.default_rng(seed), n)
         return (np.concatenate([g.boards for g in games]),
@@ -99,7 +99,7 @@ class SelfPlayWorker:
 class UnitSource:
     """Self-play units on a runner, taken in order (see the module docstring)."""
 
-    def __init__(self, runner: Runner, weights: Weights, seed: int, start_games: int, unit_games: int,
+    def __init__(self, runner: Runner, weights: Evaluator, seed: int, start_games: int, unit_games: int,
                  inflight: int | None = None) -> None:
         self.runner = runner
         self.inflight = 2 * max(1, runner.workers) if inflight is None else inflight
@@ -129,7 +129,7 @@ class UnitSource:
                 self._pending.append(Game(b, int(p)))
         return [self._pending.popleft() for _ in range(n)]
 
-    def publish(self, weights: Weights) -> None:
+    def publish(self, weights: Evaluator) -> None:
         self.version += 1
         self._weights = self.runner.share(weights.flat())
 
@@ -149,7 +149,7 @@ class UnitSource:
         self._versions.append(self.version)
 
 
-def open_source(backend: Backend, workers: int, weights: Weights, rng: np.random.Generator, *, seed: int,
+def open_source(backend: Backend, workers: int, weights: Evaluator, rng: np.random.Generator, *, seed: int,
                 start_games: int, unit_games: int, inflight: int | None = None) -> InlineSource | UnitSource:
     """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
 
@@ -159,7 +159,7 @@ def open_source(backend: Backend, workers: int, weights: Weights, rng: np.random
         raise RunnerError(f"invalid unit size {unit_games}: expected at least 1 game")
     if not backend.is_ray and workers == 0:
         return InlineSource(weights, rng)
-    runner = runners.start(backend, SelfPlayWorker, (weights.arch.as_dict(),), workers or None, spare=1)
+    runner = runners.start(backend, SelfPlayWorker, (weights.layout(),), workers or None, spare=1)
     try:
         return UnitSource(runner, weights, seed, start_games, unit_games, inflight)
     except BaseException:

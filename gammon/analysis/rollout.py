@@ -27,7 +27,7 @@ stratification makes them conservative).
 >>> from gammon.bots.neural import NeuralBot
 >>> bot = NeuralBot(Weights.zeros(Architecture(hidden=4)))
 >>> sure = Position.from_checkers({1: 2}, {24: 3})       # any roll bears off both checkers
->>> r = rollout(sure, bot.weights, trials=36, seed=1)
+>>> r = rollout(sure, bot.evaluator, trials=36, seed=1)
 >>> r.probabilities.tolist(), r.equity, r.trials
 ([1.0, 0.0, 0.0, 0.0, 0.0], 1.0, 36)
 """
@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gammon.engine.analysis import ROLLS
-from gammon.engine.encoding import N_INPUTS, encode_into
-from gammon.engine.network import forward_into
+from gammon.engine.network import evaluate_batch
 from gammon.engine.search import best_play
+from gammon.net import Evaluator, Weights
 from gammon.outcomes import OUTPUTS, equity, flip, game_result, sanitize, won_probs
 from gammon.position import Dice, Position
 
@@ -103,18 +103,17 @@ class RolloutResult:
 
 
 class _Net:
-    """The weights and scratch buffers of one process's trials."""
+    """The evaluator and scratch buffer of one process's trials."""
 
-    def __init__(self, weights) -> None:
-        self.args = (weights.w1, weights.b1, weights.w2, weights.b2, weights.act)
-        self._x = np.empty((21, N_INPUTS), np.float32)
+    def __init__(self, evaluator: Evaluator | Weights) -> None:
+        evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
+        self.args = evaluator.kernel_args()
         self._p = np.empty((21, 5), np.float32)
 
     def on_roll(self, boards: np.ndarray) -> np.ndarray:
         """0-ply probabilities of the side on roll in each of ``boards`` ((n, 26), n <= 21)."""
         n = boards.shape[0]
-        encode_into(boards, self._x)
-        forward_into(self._x, n, *self.args, self._p)
+        evaluate_batch(np.ascontiguousarray(boards, np.int8), self.args, self._p[:n])
         return sanitize(self._p[:n].astype(np.float64))
 
     def mover(self, after: np.ndarray, over: bool) -> np.ndarray:
@@ -128,11 +127,11 @@ def _turn(net: _Net, board: np.ndarray, roll: Dice, reduce: bool) -> tuple[np.nd
     """The network's play of ``roll``: (board after, game over, the mover's luck or None)."""
     d1, d2 = roll
     if not reduce:
-        after, over, i, _ = best_play(board, d1, d2, *net.args)
+        after, over, i, _ = best_play(board, d1, d2, net.args)
         return after[i], bool(over[i]), None
     rows, overs = [], []
     for (a, b), _ in ROLLS:
-        after, over, i, _ = best_play(board, a, b, *net.args)
+        after, over, i, _ = best_play(board, a, b, net.args)
         rows.append(after[i])
         overs.append(bool(over[i]))
     boards = np.stack(rows)
@@ -185,10 +184,10 @@ def run_chunk(net: _Net, board: np.ndarray, chunk: int, trials: int, seed: int, 
 
 
 class RolloutWorker:
-    """A runner worker (:mod:`gammon.runners`): built with the network's weights, runs chunks of trials."""
+    """A runner worker (:mod:`gammon.runners`): built with the evaluator, runs chunks of trials."""
 
-    def __init__(self, weights) -> None:
-        self.net = _Net(weights)
+    def __init__(self, evaluator: Evaluator | Weights) -> None:
+        self.net = _Net(evaluator)
 
     def run(self, payload: tuple) -> np.ndarray:
         board, chunk, trials, seed, truncate, reduce = payload
@@ -210,7 +209,7 @@ def _settings(trials: int, truncate: int, seed: int, reduce: bool) -> dict:
 
 def rollout_plays(
     position: Position,
-    weights,
+    weights: Evaluator | Weights,
     dice: Dice | None = None,
     candidates: list | None = None,
     *,
@@ -263,6 +262,6 @@ def rollout_plays(
     return results
 
 
-def rollout(position: Position, weights, **options) -> RolloutResult:
+def rollout(position: Position, weights: Evaluator | Weights, **options) -> RolloutResult:
     """:func:`rollout_plays` of ``position`` before its roll: the estimate for the player on roll."""
     return rollout_plays(position, weights, None, **options)[0]

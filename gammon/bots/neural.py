@@ -37,10 +37,9 @@ from gammon.cube import CubeState, cube_decision, position_efficiency
 from gammon.matchplay import play_mwc
 from gammon.engine.analysis import ROLLS
 from gammon.engine.cache import refresh
-from gammon.engine.encoding import N_INPUTS, encode_into
-from gammon.engine.network import forward_into, play_equities, play_probabilities
+from gammon.engine.network import evaluate_batch, play_equities, play_probabilities
 from gammon.engine.search import best_play, deep_equities
-from gammon.net import Model, ModelFileError, Weights, load_model
+from gammon.net import Evaluator, Model, ModelFileError, Weights, load_model
 from gammon.outcomes import flip, game_result, sanitize, won_probs
 from gammon.play import Play
 from gammon.position import Dice, Position
@@ -60,19 +59,24 @@ class NeuralBot:
     """
 
     def __init__(
-        self, weights: Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16, match_aware: bool = True
+        self, evaluator: Evaluator | Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16,
+        match_aware: bool = True
     ) -> None:
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
         refresh()
-        self.weights = weights
+        self.evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
         self.plies = plies
         self.prune = prune
         self.margin = margin
         self.match_aware = bool(match_aware)
         self.name = name if plies == 0 else f"{name}-{plies}ply"
-        w = weights
-        self._net = (w.w1, w.b1, w.w2, w.b2, w.act)
+        self._net = self.evaluator.kernel_args()
+
+    @property
+    def weights(self) -> Weights:
+        """The contact net's weights (the only net of a version-1 model)."""
+        return self.evaluator.contact
 
     def reseed(self, seed: int | None) -> None:
         """Nothing to reseed: the bot is deterministic (the arena calls this per game)."""
@@ -86,14 +90,14 @@ class NeuralBot:
         after = plays.after
         over = (after >= 0).all(axis=1)
         eq = np.empty(len(plays), np.float64)
-        play_equities(position.board, after, over, *self._net, eq)
+        play_equities(position.board, after, over, self._net, eq)
         if plies == 0 or len(plays) == 1:
             return list(plays), eq
         best = eq.max()
         order = np.argsort(-eq, kind="stable")[: self.prune]
         keep = order[eq[order] >= best - self.margin]
         deep = np.full(len(plays), -np.inf)
-        deep_equities(after, over, keep, plies, *self._net, deep)
+        deep_equities(after, over, keep, plies, self._net, deep)
         return list(plays), deep
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
@@ -106,7 +110,7 @@ class NeuralBot:
         after = plays.after
         over = (after >= 0).all(axis=1)
         probs = np.empty((len(plays), 5), np.float32)
-        play_probabilities(position.board, after, over, *self._net, probs)
+        play_probabilities(position.board, after, over, self._net, probs)
         return list(plays), probs
 
     def play_mwcs(self, position: Position, dice: Dice, cube: CubeState) -> tuple[list[Play], np.ndarray]:
@@ -135,14 +139,12 @@ class NeuralBot:
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
         board = np.ascontiguousarray(position.board, np.int8).reshape(1, 26)
         if plies == 0:
-            x = np.empty((1, N_INPUTS), np.float32)
-            encode_into(board, x)
             p = np.empty((1, 5), np.float32)
-            forward_into(x, 1, *self._net, p)
+            evaluate_batch(board, self._net, p)
             return sanitize(p[0])
         total = np.zeros(5)
         for (d1, d2), weight in ROLLS:
-            after, over, i, _ = best_play(board[0], d1, d2, *self._net)
+            after, over, i, _ = best_play(board[0], d1, d2, self._net)
             if over[i]:
                 mine = won_probs(int(game_result(after[i])))
             else:
@@ -202,4 +204,4 @@ def load_neural(
     path = shipped_model_path() if spec == "td" else Path(spec)
     model = load_model_cached(path)
     name = "td" if spec == "td" else Path(spec).stem
-    return NeuralBot(model.weights, int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))
+    return NeuralBot(model.evaluator(), int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))

@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     with tqdm(total=live * trials, desc="rollout", unit="trial", file=sys.stderr, leave=False) as bar, \
-            runners.start(runners.LOCAL, RolloutWorker, (bot.weights,), workers, most=max(1, units)) as runner:
-        results = rollout_plays(position, bot.weights, dice, plays, trials=trials, truncate=truncate, seed=seed,
+            runners.start(runners.LOCAL, RolloutWorker, (bot.evaluator,), workers, most=max(1, units)) as runner:
+        results = rollout_plays(position, bot.evaluator, dice, plays, trials=trials, truncate=truncate, seed=seed,
                                 variance_reduction=not args.no_variance_reduction, runner=runner, progress=bar.update)
     settings = results[0].settings
     if args.json:

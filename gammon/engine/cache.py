@@ -25,6 +25,7 @@ SOURCES = (
     "engine/network.py",
     "engine/search.py",
     "engine/terms.py",
+    "bearoff/kernels.py",
 )
 
 _kernels: list = []

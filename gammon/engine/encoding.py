@@ -33,6 +33,29 @@ Side features, each computed for one side S (the other side is O):
    and so is at least one of the points at the single dice (GNU
    Backgammon's back-escapes input, doubles counted like other rolls)
 
+The contact encoding (name ``tesauro+23``, version 1; :data:`N_CONTACT_INPUTS` =
+219 inputs) is the 211 above followed by four more per side, mine
+(211-214) then theirs (215-218), in the spirit of GNU Backgammon's contact
+inputs (:func:`extra_inputs`):
+
+0. back anchor: how deep S's deepest anchor (2+ checkers) in O's home
+   board is, (p - 18) / 6 for S's point p in 19..24 (the 24-point anchor is
+   1), 0 without one. A deep anchor makes a holding or back game, where
+   being hit costs little: the net cannot see that from point units alone,
+   because the same units on a point mean different games by depth.
+1. anchors: S's points made in O's home board / 3. Two of them make a back
+   game, whose timing and gammon risks differ from one anchor's.
+2. containment: 1 - (the fewest rolls out of 36 with which a checker of S
+   on any of S's points 15..24 gets past all of O's points among the 12 in
+   front of it, moving by the rules: :func:`escapes_past`) / 36. It
+   measures O's blockade as a whole (GNU Backgammon's containment), not
+   just the landing points in front of S's rearmost checker (the escapes
+   feature).
+3. break-contact pips: the pips S's checkers behind O's rearmost checker
+   must move to get past it / 100 (GNU Backgammon's break-contact input):
+   how far the game is from becoming a race, and so how long S's back
+   checkers still have to hold or escape.
+
 Tesauro's original 198 inputs are units 0-195 plus two units saying whose
 turn it is. Here the turn is implicit: the network always scores a position
 for the player on roll, so those two units would be constant and are folded
@@ -70,6 +93,11 @@ N_RAW = 196
 N_SIDE = 7
 #: Total inputs.
 N_INPUTS = N_RAW + 1 + 2 * N_SIDE
+#: Extra contact inputs per side, and the contact encoding's total.
+N_EXTRA_SIDE = 4
+N_CONTACT_INPUTS = N_INPUTS + 2 * N_EXTRA_SIDE
+#: The encodings, by their number of inputs: (name, version) as model files record them.
+ENCODINGS = {N_INPUTS: (ENCODING_NAME, ENCODING_VERSION), N_CONTACT_INPUTS: ("tesauro+23", 1)}
 
 _CONTACT = N_RAW
 
@@ -163,14 +191,126 @@ def global_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
     out[base + 14] = escapes_from_mask(25 - them_rear if them_rear < 25 else 0, r_me_made) / 36.0
 
 
+def _escape_table() -> np.ndarray:
+    """:func:`escapes_past` of every window of 12 points: ``[w]``, bit ``k`` of ``w`` the point ``12 - k`` pips in front.
+
+    Vectorised over the 4,096 windows (a few milliseconds, once, when the module loads: a constant of the kernels).
+    """
+    w = np.arange(4096)
+
+    def blocked(d: int) -> np.ndarray:
+        return ((w >> (12 - d)) & 1).astype(bool) if 1 <= d <= 12 else np.zeros(w.shape, bool)
+
+    far = np.zeros(w.shape, np.int64)  # the distance of the farthest blocked point, 0 for none
+    for d in range(1, 13):
+        far = np.where(blocked(d), d, far)
+    total = np.zeros(w.shape, np.int64)
+    for hi in range(1, 7):
+        for lo in range(1, hi + 1):
+            if hi == lo:
+                ok = np.zeros(w.shape, bool)
+                stopped = np.zeros(w.shape, bool)
+                for k in range(1, 5):
+                    stopped |= blocked(k * hi) & ~ok
+                    ok |= ~stopped & (k * hi > far)
+                total += ok
+            else:
+                ok = np.zeros(w.shape, bool)
+                for first, second in ((hi, lo), (lo, hi)):
+                    open_mid = ~blocked(first)
+                    ok |= open_mid & ((first > far) | (~blocked(first + second) & (first + second > far)))
+                total += 2 * ok
+    return np.where(far == 0, 36, total).astype(np.int8)
+
+
+#: Escapes of a checker past the 12 points in front of it, by window (see :func:`escapes_past`).
+ESCAPES_PAST = _escape_table()
+
+
+@njit(cache=True, inline="always")
+def escapes_past(n: int, blocked: int) -> int:
+    """Rolls out of 36 with which a checker on point ``n`` (12..25) gets past every point of ``blocked`` among the 12 in front of it.
+
+    It moves by the rules: each die lands on a point not in ``blocked``
+    (either order of the dice; a double up to four times), and it has
+    escaped once it stands in front of the farthest of those points; points
+    beyond the 12 do not count. With none of them blocked, every roll
+    escapes. GNU Backgammon's escapes, read from a table of the 4,096
+    windows (:data:`ESCAPES_PAST`).
+    """
+    return ESCAPES_PAST[(blocked >> (n - 12)) & 0xFFF]
+
+
+@njit(cache=True, inline="always")
+def _containment(made: int) -> float:
+    """1 - the fewest escapes (out of 36, :func:`escapes_past`) from any of points 15..24 past the points of ``made``."""
+    least = 36
+    for n in range(15, 25):
+        e = escapes_past(n, made)
+        if e < least:
+            least = e
+    return 1.0 - least / 36.0
+
+
+@cross_file
+@njit(cache=True)
+def extra_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
+    """The contact encoding's extra inputs into ``out[base:base + 8]``: back anchor, anchors, containment,
+    break-contact pips, for me then for them (see the module docstring)."""
+    them_made = r_me_made = 0  # their made points in my numbering, mine in theirs
+    me_anchor = them_anchor = me_anchors = them_anchors = 0
+    me_rear = 25 if b[25] > 0 else 0
+    them_rear = 0 if b[0] < 0 else 25  # my numbering
+    for p in range(1, 25):
+        c = b[p]
+        if c > 0:
+            me_rear = p
+            if c >= 2:
+                r_me_made |= 1 << (25 - p)
+                if p >= 19:
+                    me_anchors += 1
+                    me_anchor = p - 18
+        elif c < 0:
+            if them_rear > p:
+                them_rear = p
+            if c <= -2:
+                them_made |= 1 << p
+                if p <= 6:
+                    them_anchors += 1
+                    if them_anchor == 0:
+                        them_anchor = 7 - p
+    if b[25] > 0:
+        me_rear = 25
+    me_break = them_break = 0
+    if me_rear > them_rear:  # contact: somebody has pips to go past the other
+        for p in range(them_rear + 1, 26):
+            if b[p] > 0:
+                me_break += b[p] * (p - them_rear)
+        for p in range(0, me_rear):
+            if b[p] < 0:
+                them_break -= b[p] * (me_rear - p)
+    out[base] = me_anchor / 6.0
+    out[base + 1] = me_anchors / 3.0
+    out[base + 2] = _containment(them_made)  # their blockade in front of my checkers
+    out[base + 3] = me_break * 0.01
+    out[base + 4] = them_anchor / 6.0
+    out[base + 5] = them_anchors / 3.0
+    out[base + 6] = _containment(r_me_made)
+    out[base + 7] = them_break * 0.01
+
+
 @cross_file
 @njit(cache=True)
 def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
-    """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, N_INPUTS) float32)."""
+    """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, inputs) float32).
+
+    The width of ``out`` chooses the encoding: :data:`N_INPUTS` or :data:`N_CONTACT_INPUTS`.
+    """
     n = boards.shape[0]
+    width = out.shape[1]
     for row in range(n):
         b = boards[row]
-        for j in range(N_INPUTS):
+        for j in range(width):
             out[row, j] = 0.0
         mine = 0
         theirs = 0
@@ -189,13 +329,17 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 194] = (15 - mine) / 15.0
         out[row, 195] = (15 - theirs) / 15.0
         global_inputs(b, out[row], _CONTACT)
+        if width > N_INPUTS:
+            extra_inputs(b, out[row], N_INPUTS)
 
 
-def encode_batch(boards: np.ndarray) -> np.ndarray:
-    """Encode ``(n, 26)`` int8 boards into an ``(n, N_INPUTS)`` float32 array."""
+def encode_batch(boards: np.ndarray, inputs: int = N_INPUTS) -> np.ndarray:
+    """Encode ``(n, 26)`` int8 boards into an ``(n, inputs)`` float32 array (``inputs``: one of :data:`ENCODINGS`)."""
+    if inputs not in ENCODINGS:
+        raise ValueError(f"no encoding has {inputs} inputs: expected one of {sorted(ENCODINGS)}")
     refresh()
     boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
-    out = np.empty((boards.shape[0], N_INPUTS), np.float32)
+    out = np.empty((boards.shape[0], inputs), np.float32)
     encode_into(boards, out)
     return out
 
@@ -205,8 +349,8 @@ def encode_board(board: np.ndarray) -> np.ndarray:
     return encode_batch(np.asarray(board, np.int8).reshape(1, 26))[0]
 
 
-def input_names() -> list[str]:
-    """A short name for every input, in order (for plots and debugging).
+def input_names(inputs: int = N_INPUTS) -> list[str]:
+    """A short name for every input of the encoding with ``inputs`` inputs, in order (for plots and debugging).
 
     >>> names = input_names()
     >>> len(names) == N_INPUTS, names[0], names[96], names[-1]
@@ -219,4 +363,7 @@ def input_names() -> list[str]:
     names += ["me.bar", "them.bar", "me.off", "them.off", "contact"]
     for side in ("me", "them"):
         names += [f"{side}.{f}" for f in ("pips", "home", "prime", "blots", "back", "shots", "escapes")]
+    if inputs > N_INPUTS:
+        for side in ("me", "them"):
+            names += [f"{side}.{f}" for f in ("back_anchor", "anchors", "containment", "break_contact")]
     return names

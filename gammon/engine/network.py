@@ -1,10 +1,23 @@
-"""The network's compiled forward pass, and the scoring of a turn's candidate plays with it.
+"""The evaluator, compiled: a position's class picks its evaluation, and a turn's candidate plays are scored incrementally.
 
 The weights are :class:`gammon.net.Weights`' plain float32 arrays: ``w1`` is
 (inputs, hidden) so that one input's weights are contiguous, ``w2`` is (5,
 hidden). The first layer is sparse: most inputs are zero and are skipped.
 Outputs are the five probabilities of :mod:`gammon.outcomes` for the side on
 roll in the encoded board.
+
+Every kernel here and in :mod:`gammon.engine.search` takes the evaluator as
+one tuple ``ev`` (:meth:`gammon.net.Evaluator.kernel_args`)::
+
+    (w1, b1, w2, b2, rw1, rb1, rw2, rb2, act, off, first)
+
+the contact net, the race net (``rw1`` with no rows: none, the contact net
+plays races too), the activation code of both, and the one-sided bear-off
+tables of :mod:`gammon.bearoff` (no rows: not used). A position is first
+classified (:func:`position_class`): a pure bear-off is valued exactly from
+the tables, a race (no contact) by the race net, anything else by the
+contact net. The width of ``w1`` chooses the contact net's encoding
+(:data:`~gammon.engine.encoding.ENCODINGS`).
 
 >>> import numpy as np
 >>> from gammon.net import Architecture, Weights
@@ -21,9 +34,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
+from gammon.bearoff.kernels import race_into, sides
+from gammon.engine.analysis import in_contact
 from gammon.engine.cache import cross_file
-from gammon.engine.encoding import N_INPUTS, N_RAW, encode_into, global_inputs, unit_value
+from gammon.engine.encoding import N_INPUTS, N_RAW, encode_into, extra_inputs, global_inputs, unit_value
 from gammon.outcomes import game_result, mover_equity
+
+#: Position classes of :func:`position_class`.
+CONTACT, RACE, BEAROFF = 0, 1, 2
 
 if TYPE_CHECKING:  # pragma: no cover
     from gammon.net import Weights
@@ -90,24 +108,103 @@ def forward_into(x, n, w1, b1, w2, b2, act, out):
 
 
 @cross_file
+@njit(cache=True)
+def position_class(b, ev) -> int:
+    """:data:`BEAROFF` (when ``ev`` has the tables), :data:`RACE` (when it has a race net) or :data:`CONTACT`."""
+    if ev[4].shape[0] == 0 and ev[9].shape[0] == 0:
+        return CONTACT
+    if in_contact(b):
+        return CONTACT
+    if ev[9].shape[0] > 0 and sides(b)[0] >= 0:
+        return BEAROFF
+    return RACE if ev[4].shape[0] > 0 else CONTACT
+
+
+@cross_file
+@njit(cache=True)
+def _bearoff_into(b, ev, out) -> None:
+    a, o = sides(b)
+    race_into(ev[9], ev[10], a, o, out)
+
+
+@cross_file
 @njit(cache=True, fastmath=True)
-def base_layer(board, w1, b1):
-    """``(base, x0, h0)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
-    after the move, ``x0`` its inputs and ``h0`` its first-layer pre-activations (the start of every candidate's)."""
-    nh = w1.shape[1]
+def evaluate_into(b, ev, x, out) -> None:
+    """The five probabilities of the side on roll in ``b`` (not finished), from scratch, by its class.
+
+    ``x`` is a (1, width) scratch row at least as wide as the widest net.
+    """
+    cls = position_class(b, ev)
+    if cls == BEAROFF:
+        _bearoff_into(b, ev, out)
+        return
+    race = cls == RACE
+    w1, b1, w2, b2 = (ev[4], ev[5], ev[6], ev[7]) if race else (ev[0], ev[1], ev[2], ev[3])
+    row = x[:, : w1.shape[0]]
+    encode_into(b.reshape(1, 26), row)
+    forward_into(row, 1, w1, b1, w2, b2, ev[8], out.reshape(1, 5))
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def evaluate_batch(boards, ev, out) -> None:
+    """:func:`evaluate_into` for each of ``boards`` ((n, 26)) into ``out`` ((n, 5) float32); finished boards
+    get the exact outcome of the side on roll, the loser (0, 0, 0, lose gammon, lose backgammon)."""
+    x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
+    for k in range(boards.shape[0]):
+        b = boards[k]
+        done = True
+        for p in range(1, 26):
+            if b[p] > 0:
+                done = False
+                break
+        if done:
+            points = game_result(b)
+            out[k, 0] = 0.0
+            out[k, 1] = 0.0
+            out[k, 2] = 0.0
+            out[k, 3] = 1.0 if points >= 2 else 0.0
+            out[k, 4] = 1.0 if points >= 3 else 0.0
+        else:
+            evaluate_into(b, ev, x, out[k])
+
+
+@cross_file
+@njit(cache=True)
+def evaluate_classes(boards, ev, classes, values) -> None:
+    """The class of each of ``boards`` ((n, 26), not finished) into ``classes``; a pure bear-off's exact
+    probabilities into its row of ``values`` ((n, 5)), the other rows left as they are (the trainer's split)."""
+    for k in range(boards.shape[0]):
+        cls = position_class(boards[k], ev)
+        classes[k] = cls
+        if cls == BEAROFF:
+            _bearoff_into(boards[k], ev, values[k])
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def base_layer(board, ev):
+    """``(base, x0, h0, net)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
+    after the move, ``net`` the net that scores its candidates incrementally (0 the contact net, 4 the race
+    net: the index of its weights in ``ev``), ``x0`` the base's inputs and ``h0`` its first-layer
+    pre-activations in that net (the start of every candidate's)."""
     base = np.empty(26, np.int8)
     for i in range(26):
         base[i] = -board[25 - i]
-    x = np.empty((1, N_INPUTS), np.float32)
+    net = 4 if ev[4].shape[0] > 0 and not in_contact(base) else 0
+    w1, b1 = (ev[4], ev[5]) if net == 4 else (ev[0], ev[1])
+    nin = w1.shape[0]
+    nh = w1.shape[1]
+    x = np.empty((1, nin), np.float32)
     encode_into(base.reshape(1, 26), x)
     h0 = np.empty(nh, np.float32)
     for j in range(nh):
         h0[j] = b1[j]
-    for i in range(N_INPUTS):
+    for i in range(nin):
         if x[0, i] != 0.0:
             for j in range(nh):
                 h0[j] += x[0, i] * w1[i, j]
-    return base, x[0], h0
+    return base, x[0], h0, net
 
 
 @cross_file
@@ -125,17 +222,18 @@ def _side_counts(base):
 
 
 @njit(cache=True, inline="always")
-def _workspace(nh):
-    """Scratch arrays of a candidate loop: whole-board inputs, first layer, changed rows and their values, outputs."""
-    rows = np.empty(2 * 4 * 26 + N_INPUTS - N_RAW, np.int64)
-    return (np.empty(N_INPUTS - N_RAW, np.float32), np.empty(nh, np.float32), rows,
-            np.empty(rows.shape[0], np.float32), np.empty(5, np.float32))
+def _workspace(nin, nh, wide):
+    """Scratch arrays of a candidate loop: whole-board inputs, first layer, changed rows and their values,
+    outputs, and a from-scratch row ``wide`` inputs wide."""
+    rows = np.empty(2 * 4 * 26 + nin - N_RAW, np.int64)
+    return (np.empty(nin - N_RAW, np.float32), np.empty(nh, np.float32), rows,
+            np.empty(rows.shape[0], np.float32), np.empty(5, np.float32), np.empty((1, wide), np.float32))
 
 
 @cross_file
 @njit(cache=True, fastmath=True, inline="always")
-def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs) -> None:
-    """The five outputs (for the side on roll in ``b``) of candidate ``b``, from the base's first layer."""
+def _incremental(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs) -> None:
+    """The five outputs (for the side on roll in ``b``) of candidate ``b`` in one net, from the base's first layer."""
     g0 = x0[N_RAW:]
     m = 0
     mine = 0
@@ -169,6 +267,8 @@ def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, r
         values[m] = (theirs0 - theirs) / 15.0
         m += 1
     global_inputs(b, g, 0)
+    if g.shape[0] > N_INPUTS - N_RAW:
+        extra_inputs(b, g, N_INPUTS - N_RAW)
     for k in range(g.shape[0]):
         d = g[k] - g0[k]
         if d != 0.0:
@@ -180,32 +280,55 @@ def _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, r
 
 
 @cross_file
+@njit(cache=True, fastmath=True, inline="always")
+def _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x) -> None:
+    """The five outputs (for the side on roll in ``b``) of candidate ``b``: exact in a bear-off, incremental
+    in the base's net, from scratch in the race net when the play has just broken contact."""
+    if net == 0:
+        cls = position_class(b, ev)
+        if cls == CONTACT:
+            _incremental(base, x0, h0, b, mine0, theirs0, ev[0], ev[2], ev[3], ev[8], g, h, rows, values, probs)
+        else:
+            evaluate_into(b, ev, x, probs)
+    elif ev[9].shape[0] > 0 and sides(b)[0] >= 0:
+        _bearoff_into(b, ev, probs)
+    else:
+        _incremental(base, x0, h0, b, mine0, theirs0, ev[4], ev[6], ev[7], ev[8], g, h, rows, values, probs)
+
+
+@njit(cache=True, inline="always")
+def _scratch(net, ev):
+    w1 = ev[4] if net == 4 else ev[0]
+    return _workspace(w1.shape[0], w1.shape[1], max(ev[0].shape[0], ev[4].shape[0]))
+
+
+@cross_file
 @njit(cache=True, fastmath=True)
-def score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities):
+def score_from_base(base, x0, h0, net, after, over, ev, equities):
     """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
-    g, h, rows, values, probs = _workspace(w1.shape[1])
+    g, h, rows, values, probs, x = _scratch(net, ev)
     mine0, theirs0 = _side_counts(base)
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
             equities[c] = game_result(b)
             continue
-        _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs)
+        _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x)
         equities[c] = mover_equity(probs[0], probs[1], probs[2], probs[3], probs[4])
 
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def play_probabilities(board, after, over, w1, b1, w2, b2, act, out):
+def play_probabilities(board, after, over, ev, out):
     """:func:`play_equities`' evaluation, writing probabilities: ``out[i]`` (five) is for the side on roll after play ``i``.
 
     That is the opponent's view of the position the play leaves (flip it for
     the mover's); a game-ending play gets the loser's exact outcome (0, 0, 0,
-    lose gammon, lose backgammon). The same network outputs as the
-    equities of :func:`play_equities`, from the same incremental first layer.
+    lose gammon, lose backgammon). The same outputs as the equities of
+    :func:`play_equities`, from the same incremental first layer.
     """
-    base, x0, h0 = base_layer(board, w1, b1)
-    g, h, rows, values, probs = _workspace(w1.shape[1])
+    base, x0, h0, net = base_layer(board, ev)
+    g, h, rows, values, probs, x = _scratch(net, ev)
     mine0, theirs0 = _side_counts(base)
     for c in range(after.shape[0]):
         b = after[c]
@@ -217,33 +340,35 @@ def play_probabilities(board, after, over, w1, b1, w2, b2, act, out):
             out[c, 3] = 1.0 if points >= 2 else 0.0
             out[c, 4] = 1.0 if points >= 3 else 0.0
             continue
-        _candidate_outputs(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs)
+        _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x)
         for k in range(5):
             out[c, k] = probs[k]
 
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def play_equities(board, after, over, w1, b1, w2, b2, act, equities):
+def play_equities(board, after, over, ev, equities):
     """Score a turn's candidate plays incrementally: ``equities[i]`` is the mover's cubeless equity after play ``i``.
 
     ``board`` is the position before the move (the mover on roll);
     ``after``/``over`` come from ``movegen.generate(board, ...)``. The first
     layer's pre-activations are computed once, for ``board`` seen by the
-    opponent (the side on roll after the move); each candidate then adds
-    only the change of the per-point inputs its play touched (a few weight
-    rows), recomputes the inputs that depend on the whole board
-    (:func:`~gammon.engine.encoding.global_inputs`) and adds theirs that
-    changed, and runs the rest of the network. Equal to the from-scratch
-    :func:`forward_into` of each encoded candidate to float32 rounding.
-    Game-ending plays get their exact value (1, 2 or 3).
+    opponent (the side on roll after the move), in the net of its class;
+    each candidate then adds only the change of the per-point inputs its
+    play touched (a few weight rows), recomputes the inputs that depend on
+    the whole board (:func:`~gammon.engine.encoding.global_inputs`, and
+    :func:`~gammon.engine.encoding.extra_inputs` for the contact
+    encoding) and adds theirs that changed, and runs the rest of the
+    network. Equal to the from-scratch :func:`evaluate_into` of each
+    candidate to float32 rounding. Game-ending plays get their exact value
+    (1, 2 or 3), pure bear-offs the database's when ``ev`` has it.
     """
-    base, x0, h0 = base_layer(board, w1, b1)
-    score_from_base(base, x0, h0, after, over, w1, w2, b2, act, equities)
+    base, x0, h0, net = base_layer(board, ev)
+    score_from_base(base, x0, h0, net, after, over, ev, equities)
 
 
 def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
-    """The five output probabilities for encoded rows ``x`` ((n, inputs) float32)."""
+    """The five output probabilities of one net for encoded rows ``x`` ((n, inputs) float32)."""
     x = np.ascontiguousarray(x, np.float32)
     out = np.empty((x.shape[0], 5), np.float32)
     forward_into(x, x.shape[0], weights.w1, weights.b1, weights.w2, weights.b2, weights.act, out)

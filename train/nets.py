@@ -1,0 +1,122 @@
+"""The nets a run trains: the contact net, an optional race net, and how a batch of positions is split between them.
+
+:class:`Nets` holds the PyTorch modules of a run's :class:`gammon.net.Evaluator`.
+Every position a player faced goes to the part of the evaluator its class
+names (:func:`gammon.engine.network.position_class`): a pure bear-off is
+valued exactly from the database (and not trained), a race by the race net,
+anything else by the contact net. Each net learns only from the positions
+it plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gammon.engine.encoding import N_INPUTS, encode_batch
+from gammon.engine.network import BEAROFF, RACE, evaluate_classes
+from gammon.net import Architecture, Evaluator, Model, build_module, weights_from_state
+from gammon.train.config import Config, ConfigError
+
+
+@dataclass
+class Batch:
+    """A batch's positions split by class: the current values of all of them (N, 5), and per net the
+    rows it plays and its logits (with gradients)."""
+
+    values: np.ndarray
+    parts: list  # (rows, logits) per trained net
+
+
+class Nets:
+    """The modules of a run (``contact``, ``race`` or None) and the architectures they have."""
+
+    def __init__(self, cfg: Config, device: str = "cpu") -> None:
+        self.cfg = cfg
+        self.arch = Architecture(inputs=cfg.inputs, hidden=cfg.hidden, activation=cfg.activation)
+        self.contact = build_module(self.arch, seed=cfg.seed).to(device)
+        self.race_arch = None
+        self.race = None
+        if cfg.race_hidden:
+            self.race_arch = Architecture(inputs=N_INPUTS, hidden=cfg.race_hidden, activation=cfg.activation)
+            self.race = build_module(self.race_arch, seed=cfg.seed + 1).to(device)
+        self.device = device
+
+    def parameters(self) -> list:
+        return list(self.contact.parameters()) + (list(self.race.parameters()) if self.race is not None else [])
+
+    def state(self) -> dict:
+        """What a checkpoint keeps of the nets."""
+        state = {"model": self.contact.state_dict(), "arch": self.arch.as_dict()}
+        if self.race is not None:
+            state.update(race_model=self.race.state_dict(), race_arch=self.race_arch.as_dict())
+        return state
+
+    def load_state(self, state: dict, where: str) -> None:
+        """Restore from :meth:`state` (a checkpoint); :class:`ConfigError` when the config asks for other nets."""
+        race_arch = state.get("race_arch")
+        if Architecture(**state["arch"]) != self.arch or (race_arch is None) != (self.race is None) or (
+                race_arch is not None and Architecture(**race_arch) != self.race_arch):
+            raise ConfigError(f"cannot resume {where!r}: its nets ({state['arch']}, race {race_arch}) differ from the config's")
+        self.contact.load_state_dict(state["model"])
+        if self.race is not None:
+            self.race.load_state_dict(state["race_model"])
+
+    def warm_start(self, model: Model) -> None:
+        """Start from a model file's weights (see ``init_model`` in :class:`~gammon.train.config.Config`)."""
+        where = f"init_model {model.path!r}"
+        start = model.arch
+        if (start.hidden, start.activation) != (self.arch.hidden, self.arch.activation) or start.inputs > self.arch.inputs:
+            raise ConfigError(f"{where} has architecture {start.as_dict()}, the config asks for {self.arch.as_dict()}")
+        self.contact.load_state_dict(_widened(model.state_dict, self.arch.inputs))
+        if self.race is None:
+            return
+        if model.race is not None and model.race.arch == self.race_arch:
+            self.race.load_state_dict(model.race_state_dict)
+        elif start.hidden == self.race_arch.hidden:  # the race net starts as the contact net, on the race net's inputs
+            self.race.load_state_dict({k: (v[:, :N_INPUTS] if k == "0.weight" else v) for k, v in model.state_dict.items()})
+        else:
+            raise ConfigError(f"{where} has no race net of {self.race_arch.hidden} hidden units to start the race net from")
+
+    def evaluator(self) -> Evaluator:
+        """The current :class:`~gammon.net.Evaluator` (for self-play and evaluation)."""
+        race = weights_from_state(self.race.state_dict(), self.race_arch) if self.race is not None else None
+        return Evaluator(weights_from_state(self.contact.state_dict(), self.arch), race, self.cfg.bearoff)
+
+    def save_args(self) -> dict:
+        """The keyword arguments of :func:`gammon.net.save_model` besides the contact net."""
+        race = (self.race.state_dict(), self.race_arch) if self.race is not None else None
+        return {"race": race, "bearoff": self.cfg.bearoff}
+
+    def forward(self, boards: np.ndarray, ev: tuple) -> Batch:
+        """Values of ``boards`` ((N, 26), side on roll) by class, with the logits of each net's rows."""
+        import torch
+
+        classes = np.empty(boards.shape[0], np.int8)
+        values = np.empty((boards.shape[0], 5), np.float32)
+        evaluate_classes(boards, ev, classes, values)  # the database's values for pure bear-offs
+        parts = []
+        race_rows = np.flatnonzero(classes == RACE) if self.race is not None else np.empty(0, np.int64)
+        contact_rows = np.flatnonzero((classes != BEAROFF) & (classes != RACE)) if self.race is not None else \
+            np.flatnonzero(classes != BEAROFF)
+        for rows, module, inputs in ((contact_rows, self.contact, self.arch.inputs), (race_rows, self.race, N_INPUTS)):
+            if rows.size == 0:
+                continue
+            x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(self.device)
+            logits = module(x)
+            values[rows] = torch.sigmoid(logits).detach().cpu().numpy()
+            parts.append((rows, logits))
+        return Batch(values, parts)
+
+
+def _widened(state: dict, inputs: int) -> dict:
+    """A state dict whose first layer has ``inputs`` inputs, the new ones with zero weights."""
+    import torch
+
+    w = state["0.weight"]
+    if w.shape[1] == inputs:
+        return state
+    grown = torch.zeros((w.shape[0], inputs), dtype=w.dtype)
+    grown[:, : w.shape[1]] = w
+    return {**state, "0.weight": grown}
