@@ -107,6 +107,9 @@ def report(analysis: MatchAnalysis, errors: bool = True) -> str:
     kind = f"{analysis.match_length}-point match" if match else "money session"
     title = (f"Analysis of a {kind}, {analysis.names[0]} {analysis.score[0]} - {analysis.names[1]} {analysis.score[1]}, "
              f"{len(analysis.games)} game{'s' if len(analysis.games) != 1 else ''}, network at {analysis.plies}-ply")
+    unfinished = [g.number for g in analysis.games if g.winner is None]
+    if unfinished:
+        title += f" (game {unfinished[-1]} unfinished)"
     text = [title, "", statistics_table(analysis.names, analysis.stats, match)]
     if errors:
         marked = error_lines(analysis.decisions, analysis.names, match)
