@@ -292,3 +292,11 @@ def test_bad_plies_is_a_one_line_error(capsys, plies):
     assert main(["analyse", str(DATA / "level1_td_5pt.mat"), "--plies", plies]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"invalid --plies {plies!r}" in err
+
+
+def test_analyse_is_a_subcommand_with_its_own_help(capsys):
+    from gammon.cli import build_parser
+
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["analyse", "--help"])
+    assert exit_.value.code == 0 and "--plies" in capsys.readouterr().out
