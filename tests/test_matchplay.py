@@ -154,3 +154,36 @@ def test_the_bot_plays_gnubgs_best_play_at_the_score_where_money_play_differs(td
     assert at_score != in_money
     assert td.choose_match_play(position, dice, cube) == at_score
     assert td.choose_play(position, dice) != at_score
+
+
+def _cube(case) -> CubeState:
+    return CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
+                     score=tuple(case["score"]), crawford=case["crawford"])
+
+
+def test_at_double_match_point_the_1_ply_bot_plays_for_the_best_1_ply_chance_to_win():
+    # Given double match point (gammons count for nothing, the cube is dead): MWC is the chance to win the game
+    bot = load_neural("td", plies=1)
+    dmp = CubeState(match_length=7, score=(6, 6))
+    position = Position.from_position_id(FIXTURE["cases"][0]["position_id"])
+    for dice in [(6, 4), (2, 1)]:
+        plays = list(position.legal_plays(dice))
+        afters = [position.apply(p) for p in plays]
+        win0 = [1.0 if a.is_game_over() else 1.0 - bot.probabilities(a, 0)[0] for a in afters]
+        searched = sorted(range(len(plays)), key=lambda i: -win0[i])[: bot.prune]
+        win1 = {i: 1.0 if afters[i].is_game_over() else 1.0 - bot.probabilities(afters[i], 1)[0] for i in searched}
+        # Then among the plays it searches, it takes the one with the best chance to win after the opponent's reply
+        assert bot.choose_match_play(position, dice, dmp) == plays[max(win1, key=win1.get)]
+
+
+def test_match_aware_1_ply_plays_more_of_gnubgs_best_plays_at_the_score_than_money_1_ply():
+    # Given GNU Backgammon's best plays at scores where they differ from its money plays
+    bot = load_neural("td", plies=1)
+    at_score = in_money = 0
+    for case in FIXTURE["cases"]:
+        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
+        best = position.parse_play(case["gnubg_match"][0][0], dice)
+        at_score += bot.choose_match_play(position, dice, _cube(case)) == best
+        in_money += bot.choose_play(position, dice) == best
+    # Then choosing by MWC at 1 ply finds more of them than choosing by money equity does (5 and 2 of 11 here)
+    assert at_score > in_money

@@ -8,12 +8,14 @@
   reply is chosen at 0-ply and then valued at 1-ply.
 
 In a match (``choose_match_play``, which the match runner calls with the
-bot's :class:`~gammon.cube.CubeState`) the 0-ply bot chooses by
-match-winning chances instead: the network's five probabilities after
-each play, turned into MWC at the score and cube by
-:func:`gammon.matchplay.play_mwc` (cubeful, GNU Backgammon's generalised
-Janowski model). ``match_aware=False`` turns that off; 1- and 2-ply
-searches still choose by cubeless equity in a match.
+bot's :class:`~gammon.cube.CubeState`) the bot chooses by match-winning
+chances instead: the five probabilities after each play, searched as deep
+as the bot searches (:meth:`NeuralBot.probabilities`), turned into MWC at
+the score and cube by :func:`gammon.matchplay.play_mwc` (cubeful, GNU
+Backgammon's generalised Janowski model). At 1 and 2 plies the ``prune``
+plays with the best 0-ply MWC are searched; the replies inside the search
+are chosen by cubeless equity, as in money play. ``match_aware=False``
+turns that off.
 
 Deeper searches first prune the plays with the 0-ply network (at most
 ``prune`` plays within ``margin`` equity of the best, like GNU Backgammon's
@@ -113,15 +115,28 @@ class NeuralBot:
         play_probabilities(position.board, after, over, self._net, probs)
         return list(plays), probs
 
-    def play_mwcs(self, position: Position, dice: Dice, cube: CubeState) -> tuple[list[Play], np.ndarray]:
-        """Every legal play with the mover's 0-ply MWC after it at ``cube``'s score (:func:`gammon.matchplay.play_mwc`)."""
+    def play_mwcs(self, position: Position, dice: Dice, cube: CubeState, plies: int | None = None) -> tuple[list[Play], np.ndarray]:
+        """Every legal play with the mover's MWC after it at ``cube``'s score (:func:`gammon.matchplay.play_mwc`),
+        ``plies`` (default the bot's) deep; unsearched plays get -inf at 1+ ply."""
+        plies = self.plies if plies is None else plies
         plays, probs = self.play_probabilities(position, dice)
-        xs = [position_efficiency(position.apply(play)) for play in plays]
-        return plays, play_mwc(probs, cube, efficiencies=xs)
+        afters = [position.apply(play) for play in plays]
+        xs = [position_efficiency(after) for after in afters]
+        mwc = play_mwc(probs, cube, efficiencies=xs)
+        if plies == 0 or len(plays) == 1:
+            return plays, mwc
+        deep = np.full(len(plays), -np.inf)
+        for i in np.argsort(-mwc, kind="stable")[: self.prune]:
+            if afters[i].is_game_over():
+                deep[i] = mwc[i]
+            else:
+                searched = self.probabilities(afters[i], plies).reshape(1, 5)
+                deep[i] = play_mwc(searched, cube, efficiencies=[xs[i]])[0]
+        return plays, deep
 
     def choose_match_play(self, position: Position, dice: Dice, cube: CubeState) -> Play:
-        """:meth:`choose_play` knowing the match: the best MWC at 0-ply in a match, else as in money play."""
-        if cube.match_length == 0 or not self.match_aware or self.plies != 0:
+        """:meth:`choose_play` knowing the match: the best MWC in a match, else as in money play."""
+        if cube.match_length == 0 or not self.match_aware:
             return self.choose_play(position, dice)
         plays, mwc = self.play_mwcs(position, dice, cube)
         return plays[int(np.argmax(mwc))]
