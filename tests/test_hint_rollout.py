@@ -101,8 +101,21 @@ def test_hint_command_reads_dice_in_each_notation(capsys, dice):
 def test_hint_command_reads_a_position_and_match_id_pair(capsys):
     assert main(["hint", f"{INITIAL}:QYkqASAAIAAA"]) == 0  # the Match ID's dice (5-2): the plays
     out = capsys.readouterr().out
-    assert out.startswith("Plays of 5-2, 9-point match") and "cubeless money equities" in out
-    assert "    1. Cubeless 0-ply" in out
+    assert out.startswith("Plays of 5-2, 9-point match") and "cubeful equities in EMG, with the match-winning chance" in out
+    assert "    1. Cubeful  0-ply" in out and "(MWC " in out
+
+
+def test_a_match_hint_ranks_the_plays_as_the_match_aware_bot_chooses(bot):
+    from gammon.analysis.hint import cube_state
+    from gammon.ids import MatchState
+
+    match = MatchState.from_match_id("QYkqASAAIAAA")
+    cube = cube_state(match)
+    for dice in [(5, 2), (6, 4), (3, 3)]:
+        hints = hint_plays(bot, Position.initial(), dice, 0, cube)
+        assert hints[0].play == str(bot.choose_match_play(Position.initial(), dice, cube))
+        assert all(h.measure == "emg" and 0.0 < h.mwc < 1.0 for h in hints)
+        assert [h.mwc for h in hints] == sorted((h.mwc for h in hints), reverse=True)
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,13 @@ computed by :meth:`gammon.bots.neural.NeuralBot.probabilities`, the search
 of :mod:`gammon.engine.search` on probabilities instead of equities (same
 replies chosen at 0-ply, same roll weights).
 
-Equities are cubeless money equities; in a match they stay money equities
-(the match-winning chance of a play is not computed here). The cube hint
-goes through :func:`gammon.cube.decide` with the match situation of a
-Match ID when one is given.
+Without a match situation the equities are cubeless money equities. Given
+one (a :class:`~gammon.cube.CubeState`, e.g. from a Match ID:
+:func:`cube_state`), plays are valued as the match analysis values them
+(:func:`gammon.analysis.value.play_values`): cubeful, in EMG, with the
+match-winning chance beside it in a match, the way GNU Backgammon's hint
+shows "EMG (MWC)". The cube hint goes through :func:`gammon.cube.decide`
+with the same situation.
 
 >>> from gammon import Position
 >>> from gammon.net import Architecture, Weights
@@ -30,20 +33,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from gammon.bots.neural import NeuralBot
-from gammon.cube import CubeDecision, decide, owner_seen_by, position_efficiency
+from gammon.cube import CubeDecision, CubeState, decide, owner_seen_by, position_efficiency
 from gammon.ids import MatchState
 from gammon.outcomes import OUTPUTS, equity, flip, won_probs
 from gammon.position import Dice, Position
 
-__all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "probabilities", "after_probabilities"]
+__all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "cube_state", "probabilities", "after_probabilities"]
 
 
 @dataclass(frozen=True)
 class PlayHint:
-    """One ranked play: its notation, the mover's cubeless equity, the difference to the best, the five probabilities.
+    """One ranked play: its notation, the mover's equity, the difference to the best, the five probabilities.
 
     ``plies`` is the depth the play was valued at (the pruned plays of a
-    deeper hint keep their 0-ply value).
+    deeper hint keep their 0-ply value). ``measure`` says what ``equity``
+    is: ``"cubeless"`` money equity, or cubeful ``"emg"``; ``mwc`` is the
+    match-winning chance after the play in a match, else None.
     """
 
     rank: int
@@ -52,12 +57,16 @@ class PlayHint:
     difference: float
     probabilities: tuple[float, float, float, float, float]
     plies: int
+    measure: str = "cubeless"
+    mwc: float | None = None
 
     def as_dict(self) -> dict:
         return {
             "rank": self.rank,
             "play": self.play,
             "equity": self.equity,
+            "measure": self.measure,
+            "mwc": self.mwc,
             "difference": self.difference,
             "plies": self.plies,
             "probabilities": dict(zip(OUTPUTS, self.probabilities)),
@@ -97,15 +106,26 @@ def after_probabilities(bot: NeuralBot, after: Position, plies: int = 0) -> np.n
     return flip(probabilities(bot, after, plies))
 
 
-def hint_plays(bot: NeuralBot, position: Position, dice: Dice, plies: int = 0) -> list[PlayHint]:
-    """Every legal play of ``dice``, best first, valued ``plies`` deep (see the module docstring)."""
-    plays, deep = bot.play_equities(position, dice, plies)
-    if plies == 0 or len(plays) == 1:
-        values, depth = np.asarray(deep, np.float64), np.zeros(len(plays), np.int64)
+def hint_plays(bot: NeuralBot, position: Position, dice: Dice, plies: int = 0, cube: CubeState | None = None) -> list[PlayHint]:
+    """Every legal play of ``dice``, best first, valued ``plies`` deep (see the module docstring).
+
+    ``cube`` None: cubeless money equities. Otherwise the player on roll's
+    situation: cubeful EMG (and MWC in a match), as the match analysis values plays.
+    """
+    if cube is None:
+        plays, deep = bot.play_equities(position, dice, plies)
+        if plies == 0 or len(plays) == 1:
+            values, depth = np.asarray(deep, np.float64), np.zeros(len(plays), np.int64)
+        else:
+            _, shallow = bot.play_equities(position, dice, 0)
+            searched = np.isfinite(deep)
+            values, depth = np.where(searched, deep, shallow), np.where(searched, plies, 0)
+        measure, scale = "cubeless", None
     else:
-        _, shallow = bot.play_equities(position, dice, 0)
-        searched = np.isfinite(deep)
-        values, depth = np.where(searched, deep, shallow), np.where(searched, plies, 0)
+        from gammon.analysis.value import Scale, play_values
+
+        plays, values, depth = play_values(bot, position, dice, cube, plies, prune=bot.prune, margin=bot.margin)
+        measure, scale = "emg", Scale.of(cube) if cube.match_length else None
     # The searched plays first, each group by equity; ties keep the order of the legal plays.
     order = sorted(range(len(plays)), key=lambda i: (-depth[i], -values[i], i))
     best = float(values[order[0]])
@@ -114,8 +134,22 @@ def hint_plays(bot: NeuralBot, position: Position, dice: Dice, plies: int = 0) -
     for rank, i in enumerate(order, 1):
         p = after_probabilities(bot, after[i], int(depth[i]))
         value = float(values[i])
-        hints.append(PlayHint(rank, str(plays[i]), value, value - best, tuple(float(v) for v in p), int(depth[i])))
+        mwc = float(scale.mwc(value)) if scale is not None else None
+        hints.append(PlayHint(rank, str(plays[i]), value, value - best, tuple(float(v) for v in p), int(depth[i]), measure, mwc))
     return hints
+
+
+def cube_state(match: MatchState) -> CubeState:
+    """The :class:`~gammon.cube.CubeState` of a Match ID's player on roll."""
+    me = match.player_on_roll
+    return CubeState(
+        cube=match.cube,
+        owner=owner_seen_by(match.cube_owner, me),
+        match_length=match.match_length,
+        score=(match.score[me], match.score[1 - me]),
+        crawford=match.crawford,
+        jacoby=bool(match.jacoby) and match.match_length == 0,
+    )
 
 
 def cube_hint(bot: NeuralBot, position: Position, plies: int = 0, match: MatchState | None = None) -> CubeHint:
@@ -126,18 +160,9 @@ def cube_hint(bot: NeuralBot, position: Position, plies: int = 0, match: MatchSt
     roll; without it, money play with a centred cube and the Jacoby rule off.
     """
     probs = tuple(float(v) for v in probabilities(bot, position, plies))
-    if match is None:
-        situation = dict(match_length=0, score=(0, 0), cube=1, owner="centre", crawford=False, jacoby=False)
-    else:
-        me = match.player_on_roll
-        situation = dict(
-            match_length=match.match_length,
-            score=(match.score[me], match.score[1 - me]),
-            cube=match.cube,
-            owner=owner_seen_by(match.cube_owner, me),
-            crawford=match.crawford,
-            jacoby=bool(match.jacoby) and match.match_length == 0,
-        )
+    cube = cube_state(match) if match is not None else CubeState()
+    situation = dict(match_length=cube.match_length, score=cube.score, cube=cube.cube, owner=cube.owner,
+                     crawford=cube.crawford, jacoby=cube.jacoby)
     decision = decide(probs, **situation, cube_efficiency=position_efficiency(position))
     return CubeHint(decision, probs, plies, **situation)
 

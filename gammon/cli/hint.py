@@ -6,7 +6,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from gammon.analysis.hint import CubeHint, PlayHint, cube_hint, hint_plays
+from gammon.analysis.hint import CubeHint, PlayHint, cube_hint, cube_state, hint_plays
 from gammon.cli._analysis import check_plies, load_network, read_position
 from gammon.cli._util import parse_dice
 from gammon.cli.cube import format_hint
@@ -16,7 +16,8 @@ from gammon.outcomes import OUTPUTS
 NAME = "hint"
 HELP = "rank the legal plays of a roll (or, without dice, the cube decision) with the network, like GNU Backgammon's hint"
 
-MATCH_NOTE = "equities are cubeless money equities (not match-winning chances)"
+MATCH_NOTE = "cubeful equities in EMG, with the match-winning chance (MWC) after each play"
+MONEY_CUBE_NOTE = "cubeful money equities in EMG (per unit of the cube)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
     bot = load_network(args.bot)
     where = {"position_id": position.position_id(), "match_id": match.match_id() if match else None, "plies": plies}
     if dice is not None:
-        hints = hint_plays(bot, position, dice, plies)
+        hints = hint_plays(bot, position, dice, plies, cube_state(match) if match is not None else None)
         if args.json:
-            note = {"note": MATCH_NOTE} if match is not None and match.match_length else {}
+            note = {"note": (MATCH_NOTE if match.match_length else MONEY_CUBE_NOTE)} if match is not None else {}
             print(json.dumps({**where, "dice": list(dice), **note, "plays": [h.as_dict() for h in hints]}, indent=2))
         else:
             print(format_plays(hints, dice, match))
@@ -67,12 +68,19 @@ def format_plays(hints: list[PlayHint], dice: tuple[int, int], match: MatchState
            0.553 0.164 0.007 - 0.447 0.113 0.005
     """
     if match is not None and match.match_length:
-        kind = f"{match.match_length}-point match, score {match.score[0]}-{match.score[1]}: {MATCH_NOTE}"
+        me = match.player_on_roll
+        kind = (f"{match.match_length}-point match, score {match.score[me]}-{match.score[1 - me]} "
+                f"(the player on roll first): {MATCH_NOTE}")
+    elif match is not None:
+        kind = MONEY_CUBE_NOTE
     else:
         kind = "cubeless money equities"
     lines = [f"Plays of {dice[0]}-{dice[1]}, {kind}"]
     for h in hints:
-        line = f"  {h.rank:>3}. Cubeless {h.plies}-ply    {h.play:<28} Eq.: {h.equity:+.3f}"
+        how = "Cubeless" if h.measure == "cubeless" else "Cubeful "
+        line = f"  {h.rank:>3}. {how} {h.plies}-ply    {h.play:<28} Eq.: {h.equity:+.3f}"
+        if h.mwc is not None:
+            line += f" (MWC {100 * h.mwc:.1f}%)"
         if h.rank > 1:
             line += f" ({h.difference:+.3f})"
         lines.append(line)
