@@ -68,3 +68,16 @@ def test_judge_values_every_legal_play(moves):
     assert set(values) == {position.apply(p).position_id() for p in plays}
     best = max(values, key=values.get)
     assert best == position.apply(position.parse_play("8/5 6/5", (3, 1))).position_id()
+
+
+def test_committed_data_matches_our_legal_plays(moves):
+    for name in ("moves_gnubg_1ply.txt.gz", "moves_gnubgnn_1ply.txt.gz"):
+        path = SCRIPT.parent / "data" / name
+        if not path.exists():
+            continue
+        header, decisions = moves.load_data(path)
+        assert header["decisions"] == len(decisions) == 3000 and header["plies"] == 1
+        for d in decisions[:: len(decisions) // 20]:
+            position = Position.from_position_id(d.position_id)
+            assert set(d.equities) == {position.apply(p).position_id() for p in position.legal_plays(d.dice)}
+            assert d.kind == moves.kind_of(position)
