@@ -1,0 +1,416 @@
+"""Move by move: how much equity a bot's checker play gives away, judged by GNU Backgammon.
+
+    nice python benchmarks/moves.py [--bots td gnubg pubeval MODEL.pt ...] [--data FILE]
+    nice python benchmarks/moves.py --make [--judge gnubg|gnubg-nn] [--decisions 3000] [--seed 2027] [--plies 1] --data FILE
+    nice python benchmarks/moves.py --check-gnubg 150          # the stored judge against gnubg -t hint
+    nice python benchmarks/moves.py --compare OTHER.txt.gz     # against another judge's file
+
+It measures, it never trains. The decisions are non-forced checker plays
+(position + dice) from games GNU Backgammon plays against itself (``gnubg_nn``
+0-ply through :class:`gammon.bots.external.GnubgBot` on both sides, cubeless,
+``SeededDice(seed * 100000 + game)``), each kept with probability ``--rate``
+(1/12, ``random.Random(seed)``) so that they come from many games (3,000 from
+822 games) and are not all openings. The data file (gzipped text, one line
+per decision: Position ID, dice, race or contact, then ``AFTER:EQUITY`` for
+every legal play, AFTER the Position ID of the position after the play) also
+holds the judge's valuation of *every* legal play, the mover's cubeless money
+equity:
+
+* ``--judge gnubg`` (``benchmarks/data/moves_gnubg_1ply.txt.gz``, the
+  default): GNU Backgammon itself, ``gnubg -t``, ``hint`` at ``--plies``
+  (1), cubeless, no pruning, a move filter that keeps every play; its move
+  texts are parsed by our rules and must give exactly our legal plays.
+* ``--judge gnubg-nn`` (``benchmarks/data/moves_gnubgnn_1ply.txt.gz``):
+  ``gnubg_nn.probabilities`` at ``--plies`` on the position after each play
+  (the opponent on roll, so the mover's equity is minus its equity; finished
+  games count their exact points). Same search, but gnubg_nn ships other
+  contact weights than GNU Backgammon 1.07 (same values in races).
+
+The bot changes, the judge does not: a run only asks the bots for their plays.
+For each bot: its play in every decision (``bot.choose_play``), matched to the
+judge's candidates by the Position ID of the resulting position (not by move
+text), and the error = the judge's equity of its best play minus the judge's
+equity of the bot's play, in mEMG (thousandths of an equity point) per
+decision, averaged separately over race and contact decisions with a 95%
+interval (1.96 standard errors over decisions). A decision is a race when no
+checker of either side is behind a checker of the other (``not
+gammon.engine.analysis.in_contact`` on the board before the play; ``--make``
+counts its disagreements with ``gnubg_nn.classify``: none).
+
+Bots: any spec :func:`gammon.bots.load` accepts (``td``, ``td:plies=1``,
+``level5``, ``pubeval``, ``gnubg``, a model file path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.metadata
+import json
+import math
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gammon.bots.external import GnubgBot, from_gnubg_board, gnubg_boards  # noqa: F401  (conversion shared with the bots)
+from gammon.dice import SeededDice, opening_roll
+from gammon.engine.analysis import in_contact
+from gammon.outcomes import results
+from gammon.position import Position
+
+DATA = Path(__file__).resolve().parent / "data" / "moves_gnubg_1ply.txt.gz"
+GNUBG = "/usr/games/gnubg"
+CLASSES = ("race", "contact")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One checker decision and the judge's equity (mover's, cubeless) of each legal play's result."""
+
+    position_id: str
+    dice: tuple[int, int]
+    kind: str  # "race" or "contact"
+    equities: dict[str, float]  # Position ID after the play (opponent on roll) -> mover's equity
+
+    @property
+    def best(self) -> float:
+        return max(self.equities.values())
+
+
+# -- the data file -------------------------------------------------------------------------
+
+
+def format_decision(d: Decision) -> str:
+    """One line: ``ID DICE KIND AFTER:EQUITY ...``, the plays best first.
+
+    >>> format_decision(Decision("4HPwATDgc/ABMA", (3, 1), "contact", {"a": -0.1, "b": 0.16}))
+    '4HPwATDgc/ABMA 31 contact b:0.16000 a:-0.10000'
+    """
+    plays = sorted(d.equities.items(), key=lambda kv: (-kv[1], kv[0]))
+    return " ".join([d.position_id, f"{d.dice[0]}{d.dice[1]}", d.kind] + [f"{k}:{v:.5f}" for k, v in plays])
+
+
+def parse_decision(line: str) -> Decision:
+    """The inverse of :func:`format_decision`.
+
+    >>> d = parse_decision("4HPwATDgc/ABMA 31 contact b:0.16000 a:-0.10000")
+    >>> d.dice, d.kind, d.equities["a"], d.best
+    ((3, 1), 'contact', -0.1, 0.16)
+    """
+    fields = line.split()
+    pid, dice, kind = fields[:3]
+    if kind not in CLASSES or len(dice) != 2:
+        raise ValueError(f"bad decision line: {line[:60]!r}")
+    equities = {}
+    for item in fields[3:]:
+        key, _, value = item.rpartition(":")
+        equities[key] = float(value)
+    return Decision(pid, (int(dice[0]), int(dice[1])), kind, equities)
+
+
+def save(path: Path, header: dict, decisions: list[Decision]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="ascii", compresslevel=9) as f:
+        f.write("# " + json.dumps(header, sort_keys=True) + "\n")
+        for d in decisions:
+            f.write(format_decision(d) + "\n")
+
+
+def load_data(path: Path) -> tuple[dict, list[Decision]]:
+    header: dict = {}
+    decisions = []
+    with gzip.open(path, "rt", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("#"):
+                header.update(json.loads(line[1:]))
+            elif line.strip():
+                decisions.append(parse_decision(line))
+    return header, decisions
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+
+def summarise(errors: np.ndarray) -> dict:
+    """Count, mean and 95% half-width (1.96 standard errors) of ``errors``, all in mEMG; share of zero errors.
+
+    >>> s = summarise(np.array([0.0, 0.002, 0.004]))
+    >>> s["n"], round(s["mean"], 3), round(s["half"], 3), round(s["best"], 3)
+    (3, 2.0, 2.263, 0.333)
+    """
+    e = np.asarray(errors, np.float64) * 1000.0
+    n = len(e)
+    if n == 0:
+        return dict(n=0, mean=math.nan, half=math.nan, best=math.nan)
+    half = 1.96 * e.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+    return dict(n=n, mean=float(e.mean()), half=float(half), best=float(np.mean(e <= 1e-9)))
+
+
+def table(rows: list[tuple[str, dict[str, dict]]]) -> str:
+    """The Markdown table: one row per bot, race / contact / all columns."""
+    head = "| bot | race mEMG/decision (95%) | contact mEMG/decision (95%) | all mEMG/decision (95%) | judge's best play, race / contact |"
+    lines = [head, "|---|---:|---:|---:|---:|"]
+    for name, s in rows:
+        cells = [f"{s[k]['mean']:.2f} ± {s[k]['half']:.2f} (n={s[k]['n']})" for k in ("race", "contact", "all")]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {100 * s['race']['best']:.0f}% / {100 * s['contact']['best']:.0f}% |")
+    return "\n".join(lines)
+
+
+# -- making the decisions and judging them -------------------------------------------------
+
+
+def kind_of(position: Position) -> str:
+    return "contact" if in_contact(position.board) else "race"
+
+
+def self_play_decisions(n: int, seed: int, rate: float) -> tuple[list[tuple[str, tuple[int, int]]], int, int]:
+    """``n`` non-forced decisions from gnubg 0-ply self-play games, each kept with probability ``rate``.
+
+    Game ``g`` uses ``SeededDice(seed * 100_000 + g)``; the sampling uses ``random.Random(seed)``.
+    Returns the decisions (Position ID, dice with the higher die first), the games played and the
+    classification disagreements with ``gnubg_nn.classify``.
+    """
+    import gnubg_nn
+
+    bot = GnubgBot()
+    pick = random.Random(seed)
+    out: list[tuple[str, tuple[int, int]]] = []
+    disagree = 0
+    game = 0
+    while len(out) < n:
+        dice_source = SeededDice(seed * 100_000 + game)
+        game += 1
+        position = Position.initial()
+        dice = opening_roll(dice_source)[1]
+        while True:
+            plays = position.legal_plays(dice)
+            if len(plays) > 1 and pick.random() < rate and len(out) < n:
+                d = (max(dice), min(dice))
+                out.append((position.position_id(), d))
+                g_class = gnubg_nn.classify(gnubg_boards(position.board[None, :])[0].tolist())
+                # gnubg's classes below c_crashed (race, its bear-off classes) have no contact
+                disagree += (g_class < gnubg_nn.c_crashed) != (kind_of(position) == "race")
+            position = position.apply(bot.choose_play(position, dice))
+            if position.is_game_over():
+                break
+            dice = dice_source.roll()
+    return out, game, disagree
+
+
+def judge(position: Position, dice: tuple[int, int], plies: int) -> dict[str, float]:
+    """GNU Backgammon's cubeless equity, for the mover, of every legal play's result, keyed by its Position ID."""
+    import gnubg_nn
+
+    plays = position.legal_plays(dice)
+    after = plays.after
+    eq = results(after)  # points won where the play ends the game, else 0
+    boards = gnubg_boards(after).tolist()
+    out = {}
+    for i, play in enumerate(plays):
+        if eq[i] == 0:
+            w, wg, wbg, lg, lbg = gnubg_nn.probabilities(boards[i], plies)
+            eq[i] = -(2 * w - 1 + wg - lg + wbg - lbg)
+        out[position.apply(play).position_id()] = float(eq[i])
+    return out
+
+
+def gnubg_hints(todo: list[tuple[str, tuple[int, int]]], plies: int, timeout: float = 3600) -> list[list[tuple[str, float]]]:
+    """``gnubg -t`` ``hint`` (cubeless, no pruning, every play kept) for each (Position ID, dice): (move, equity) lists."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script, result = Path(tmp) / "hint.py", Path(tmp) / "hint.json"
+        script.write_text(_HINT_SCRIPT.format(plies=plies, todo=[(p, f"{a}{b}") for p, (a, b) in todo], result=str(result)))
+        done = subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True, timeout=timeout, cwd=tmp)
+        if not result.exists():
+            raise SystemExit(f"gnubg -t gave no hints: {done.stderr[-500:] or done.stdout[-500:]}")
+        return [[(m, e) for m, e in h] for h in json.loads(result.read_text())]
+
+
+def hint_equities(position: Position, dice: tuple[int, int], hint: list[tuple[str, float]]) -> dict[str, float]:
+    """gnubg's hint list keyed by the Position ID after each play (its move text parsed by our rules)."""
+    return {position.apply(position.parse_play(text, dice)).position_id(): float(eq) for text, eq in hint}
+
+
+def make(args: argparse.Namespace) -> int:
+    import gnubg_nn
+
+    t = time.perf_counter()
+    picked, games, disagree = self_play_decisions(args.decisions, args.seed, args.rate)
+    print(f"# {len(picked)} decisions from {games} games in {time.perf_counter() - t:.0f} s; "
+          f"in_contact and gnubg_nn.classify disagree on {disagree}", file=sys.stderr)
+    decisions = []
+    t = time.perf_counter()
+    if args.judge == "gnubg":
+        version = subprocess.run([GNUBG, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+        description = (f"{version} (gnubg -t) hint at {args.plies}-ply, cubeless, no pruning, move filter keeping "
+                       f"every play: the mover's cubeless money equity")
+        hints = gnubg_hints(picked, args.plies)
+    else:
+        description = (f"gnubg_nn {importlib.metadata.version('gnubg-nn')} probabilities(board after the play, "
+                       f"{args.plies}): the mover's cubeless money equity")
+    for i, (pid, dice) in enumerate(picked):
+        position = Position.from_position_id(pid)
+        if args.judge == "gnubg":
+            values = hint_equities(position, dice, hints[i])
+            legal = {position.apply(p).position_id() for p in position.legal_plays(dice)}
+            if set(values) != legal:
+                raise SystemExit(f"gnubg's hint list for {pid} {dice} is not our {len(legal)} legal plays")
+        else:
+            values = judge(position, dice, args.plies)
+        decisions.append(Decision(pid, dice, kind_of(position), values))
+        if (i + 1) % 500 == 0:
+            print(f"# judged {i + 1} in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    header = dict(
+        judge=description, plies=args.plies, seed=args.seed, rate=args.rate, games=games, decisions=len(decisions),
+        positions="gnubg_nn 0-ply self-play (gammon.bots.external.GnubgBot both sides), SeededDice(seed*100000+game), "
+                  "each non-forced decision kept with probability rate (random.Random(seed))",
+        kind="race = not gammon.engine.analysis.in_contact(board before the play)",
+        command=" ".join(["benchmarks/moves.py"] + sys.argv[1:]),
+    )
+    save(Path(args.data), header, decisions)
+    kinds = [d.kind for d in decisions]
+    print(f"# wrote {args.data}: {kinds.count('race')} race, {kinds.count('contact')} contact decisions, "
+          f"{sum(len(d.equities) for d in decisions)} plays judged in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    return 0
+
+
+# -- measuring a bot ------------------------------------------------------------------------
+
+
+def errors_of(bot, decisions: list[Decision]) -> np.ndarray:
+    """The judge's equity lost by ``bot``'s play in each decision (equity points, >= 0)."""
+    out = np.empty(len(decisions))
+    for i, d in enumerate(decisions):
+        position = Position.from_position_id(d.position_id)
+        key = position.apply(bot.choose_play(position, d.dice)).position_id()
+        if key not in d.equities:
+            raise SystemExit(f"{bot.name}'s play in {d.position_id} {d.dice} leads to {key}, which the judge "
+                             f"did not value ({len(d.equities)} plays stored): data and move generator disagree")
+        out[i] = d.best - d.equities[key]
+    return out
+
+
+def measure(args: argparse.Namespace) -> int:
+    from gammon.bots import load
+
+    header, decisions = load_data(Path(args.data))
+    if args.limit:
+        decisions = decisions[: args.limit]
+    kinds = np.array([d.kind for d in decisions])
+    rows = []
+    for spec in args.bots:
+        bot = load(spec)
+        t = time.perf_counter()
+        err = errors_of(bot, decisions)
+        s = {k: summarise(err[kinds == k]) for k in CLASSES}
+        s["all"] = summarise(err)
+        rows.append((spec, s))
+        print(f"# {spec}: {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    print(f"{len(decisions)} decisions ({int((kinds == 'race').sum())} race, {int((kinds == 'contact').sum())} contact) "
+          f"from {Path(args.data).name}; judge: {header.get('judge', '?')}\n")
+    print(table(rows))
+    return 0
+
+
+# -- checking the judge against gnubg -t ---------------------------------------------------
+
+_HINT_SCRIPT = """
+import json
+for c in ['set jacoby off', 'set player 0 human', 'set player 1 human', 'new game',
+          'set evaluation chequerplay evaluation plies {plies}', 'set evaluation chequerplay evaluation cubeful off',
+          'set evaluation chequerplay evaluation prune off']:
+    gnubg.command(c)
+for level in range({plies}):  # keep every play at every level of the search
+    gnubg.command('set evaluation movefilter {plies} %d 1000 0 0' % level)
+out = []
+for pid, dice in {todo!r}:
+    gnubg.command('set board ' + pid)
+    gnubg.command('set dice ' + dice)
+    out.append([(h['move'], h['equity']) for h in gnubg.hint()['hint']])
+open({result!r}, 'w').write(json.dumps(out))
+"""
+
+
+def compare_judges(ours: list[Decision], theirs: list[dict[str, float]], title: str) -> None:
+    """Print how far another judge's values (``theirs``, per decision, keyed like ours) are from the stored ones."""
+    stats = {k: dict(diffs=[], loss=[], same=0, n=0) for k in CLASSES}
+    missing = 0
+    for d, other in zip(ours, theirs):
+        missing += len(set(d.equities) ^ set(other))
+        common = [k for k in d.equities if k in other]
+        if not common:
+            continue
+        s = stats[d.kind]
+        s["n"] += 1
+        s["diffs"] += [other[k] - d.equities[k] for k in common]
+        o_best = max(other.values())
+        s["loss"] += [(o_best - other[k]) - (d.best - d.equities[k]) for k in common]
+        s["same"] += max(common, key=other.get) == max(common, key=d.equities.get)
+    print(f"{title} ({missing} plays valued by only one of the two)\n")
+    print("| decisions | plays | abs. equity difference, mEMG: mean / median / max | same, for each play's loss against its judge's best | same best play |")
+    print("|---|---:|---|---|---:|")
+    for kind, s in stats.items():
+        diffs, loss = np.abs(s["diffs"]) * 1000, np.abs(s["loss"]) * 1000
+        if s["n"]:
+            print(f"| {kind} {s['n']} | {len(diffs)} | {diffs.mean():.2f} / {np.median(diffs):.2f} / {diffs.max():.2f} | "
+                  f"{loss.mean():.2f} / {np.median(loss):.2f} / {loss.max():.2f} | {s['same']}/{s['n']} |")
+
+
+def check_gnubg(args: argparse.Namespace) -> int:
+    """The stored values against ``gnubg -t`` hint at the same ply on a sample (a third race, two thirds contact)."""
+    header, decisions = load_data(Path(args.data))
+    rng = random.Random(args.seed)
+    races = [d for d in decisions if d.kind == "race"]
+    contacts = [d for d in decisions if d.kind == "contact"]
+    n = args.check_gnubg
+    sample = rng.sample(races, min(len(races), n // 3)) + rng.sample(contacts, min(len(contacts), n - n // 3))
+    plies = header.get("plies", 1)
+    hints = gnubg_hints([(d.position_id, d.dice) for d in sample], plies)
+    theirs = [hint_equities(Position.from_position_id(d.position_id), d.dice, h) for d, h in zip(sample, hints)]
+    compare_judges(sample, theirs, f"{len(sample)} decisions of {Path(args.data).name} against gnubg -t hint at "
+                                   f"{plies}-ply, cubeless, every play")
+    return 0
+
+
+def compare_files(args: argparse.Namespace) -> int:
+    """The stored values against another data file's, on the decisions both hold."""
+    _, ours = load_data(Path(args.data))
+    header, other = load_data(Path(args.compare))
+    by_key = {(d.position_id, d.dice): d.equities for d in other}
+    both = [d for d in ours if (d.position_id, d.dice) in by_key]
+    compare_judges(both, [by_key[(d.position_id, d.dice)] for d in both],
+                   f"{len(both)} decisions of {Path(args.data).name} against {Path(args.compare).name} ({header.get('judge', '?')})")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bots", nargs="+", default=["td", "gnubg", "pubeval"], help="bot specs (default: td gnubg pubeval)")
+    parser.add_argument("--data", default=str(DATA), help=f"decisions and judge values (default {DATA.name})")
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N decisions")
+    parser.add_argument("--make", action="store_true", help="generate the decisions and judge them (writes --data)")
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=2027)
+    parser.add_argument("--rate", type=float, default=1 / 12, help="share of non-forced decisions kept (--make)")
+    parser.add_argument("--plies", type=int, default=1, help="judge's depth (--make)")
+    parser.add_argument("--judge", choices=("gnubg", "gnubg-nn"), default="gnubg",
+                        help="--make: gnubg -t hint (default) or gnubg_nn.probabilities on each play's result")
+    parser.add_argument("--check-gnubg", type=int, default=0, metavar="N", help="compare the judge with gnubg -t hint on N decisions")
+    parser.add_argument("--compare", metavar="FILE", help="compare the judge with another data file's on their common decisions")
+    args = parser.parse_args(argv)
+    if args.make:
+        return make(args)
+    if args.check_gnubg:
+        return check_gnubg(args)
+    if args.compare:
+        return compare_files(args)
+    return measure(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
