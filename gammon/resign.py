@@ -11,9 +11,13 @@ no probabilities keeps the match runner's rule: accept only everything the
 resigner could still lose.
 
 A bot offers to resign, before its roll, only when the game is lost beyond
-doubt by its own evaluation: no contact left and its chance of winning
-under :data:`CERTAIN` (a single if it cannot be gammoned either, a gammon if
-the gammon cannot be saved but the backgammon can).
+doubt. With no contact left that is first checked exactly (:func:`race_offer`):
+the bot cannot finish with any roll and the opponent finishes with every
+roll; then it offers a single if it has borne a checker off, a gammon if no
+roll lets it bear one off now (a backgammon only if it also has checkers it
+cannot bring out of the winner's home board). Otherwise its own chances
+decide: winning under :data:`CERTAIN` (a single if it cannot be gammoned
+either, a gammon if the gammon cannot be saved but the backgammon can).
 
 >>> import numpy as np
 >>> from gammon.cube import CubeState
@@ -61,9 +65,53 @@ def accepts(resigner: np.ndarray, value: int, cube: CubeState) -> bool:
     return offered >= expected_points(flip(sanitize(resigner)), cube) - 1e-9
 
 
+def _finishes(position: Position, dice: tuple[int, int]) -> tuple[bool, bool]:
+    """Whether the player on roll can bear off every checker with ``dice``, and at least one."""
+    plays = position.legal_plays(dice)
+    before = position.borne_off()[0]
+    results = [(after.is_game_over(), after.borne_off()[1] > before) for after in plays.positions()]
+    return any(r[0] for r in results), any(r[1] for r in results)
+
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+def race_offer(position: Position, p: np.ndarray | None = None) -> int | None:
+    """The exact resignation in a race the player on roll has lost for certain; None when it is not certain.
+
+    >>> race_offer(Position.from_checkers({6: 5}, {24: 1}))  # five checkers left against one on the 1-point
+    1
+    >>> race_offer(Position.from_checkers({18: 15}, {24: 1}))  # none off, none can come off: a gammon
+    2
+    """
+    if has_contact(position):
+        return None
+    me = [_finishes(position, d) for d in ALL_ROLLS]
+    if any(done for done, _ in me):
+        return None
+    them = position.flip()
+    if not all(_finishes(them, d)[0] for d in ALL_ROLLS):
+        return None
+    if position.borne_off()[0] > 0:
+        return 1
+    if any(one for _, one in me):
+        return None  # the gammon may be saved this roll
+    b = position.board
+    if b[25] == 0 and b[19:25].clip(0).sum() == 0:
+        return 2
+    if p is not None and p[4] < CERTAIN:
+        return 2
+    return 3 if p is not None and p[4] > 1 - CERTAIN else None
+
+
 def offer(p: np.ndarray, position: Position) -> int:
     """The resignation (0 none, 1, 2, 3) for the player on roll with probabilities ``p`` in ``position``."""
-    if has_contact(position) or p[0] >= CERTAIN:
+    if has_contact(position):
+        return 0
+    exact = race_offer(position, p)
+    if exact is not None:
+        return exact
+    if p[0] >= CERTAIN:
         return 0
     if p[3] < CERTAIN:
         return 1
@@ -116,7 +164,10 @@ class Resigning:
 
     def offer_resignation(self, position: Position, cube: CubeState) -> int:
         p = probabilities(self.bot, position)
-        value = 0 if p is None else offer(p, position)
+        if p is None:
+            value = race_offer(position) or 0
+        else:
+            value = offer(p, position)
         if value <= self._declined:
             return 0
         self._offered = value
