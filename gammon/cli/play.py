@@ -144,13 +144,16 @@ def setup_from_args(args: argparse.Namespace, settings: Settings) -> Setup:
         raise CommandError("--two-player and --opponent do not go together: two people play, no bot")
     if args.match_id and not args.position:
         raise CommandError(f"--match-id {args.match_id}: give the position too (--position ID)")
+    length = rules.match_length
     if args.position:
-        read_position(args.position, args.match_id)  # fail now on a bad ID
+        _, state = read_position(args.position, args.match_id)  # fail now on a bad ID
+        if state is not None and args.match is None and not (args.jacoby or args.beavers):
+            length = state.match_length  # the ID's match length unless --match says otherwise
     opponent = "" if args.two_player else settings.opponent
     if opponent:
         check_plies(args.plies, opponent)
     return Setup(opponent=opponent, name=settings.name.strip() or "you", two_player=args.two_player,
-                 match_length=rules.match_length, cube=rules.cube, jacoby=rules.jacoby, beavers=rules.beavers,
+                 match_length=length, cube=rules.cube, jacoby=rules.jacoby, beavers=rules.beavers,
                  seed=args.seed, plies=args.plies, save=args.save, hint=not args.no_hint,
                  position=args.position or "", match_id=args.match_id or "")
 
