@@ -44,7 +44,7 @@ def legend(symbol: str = "X", other: str = "O") -> list[str]:
     """
     return [
         f" {symbol} moves 24 -> 13 along the top (right to left), then 12 -> 1 along the bottom (left to right),",
-        f"   into its home board 1-6 (bottom right) and off at the right ('off'); {other} moves the other way.",
+        f" {symbol}'s home board is 1-6 (bottom right), then off at the right ('off'); {other} moves the other way.",
     ]
 
 

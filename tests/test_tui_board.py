@@ -29,7 +29,7 @@ def test_the_board_says_which_way_you_move_and_where_home_is():
     assert lines[1].endswith("-24-+ off O") and lines[13].endswith("--1-+ off X (on roll)")
     legend = "\n".join(lines[-2:])
     assert "X moves 24 -> 13 along the top (right to left), then 12 -> 1 along the bottom" in legend
-    assert "home board 1-6 (bottom right)" in legend and "off at the right ('off')" in legend
+    assert "X's home board is 1-6 (bottom right)" in legend and "off at the right ('off')" in legend
 
 
 def test_borne_off_checkers_are_drawn_in_the_off_column():
