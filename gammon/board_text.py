@@ -10,7 +10,7 @@ right. The other player moves the opposite way.
 >>> text = draw_board(Position.initial())
 >>> text.splitlines()[1]
 ' +13-14-15-16-17-18------19-20-21-22-23-24-+ off O'
->>> "home board 1-6" in text
+>>> "home board is 1-6" in text
 True
 """
 
