@@ -45,7 +45,7 @@ def table_notes(table: Table, viewer: int, symbols: tuple[str, str] = ("X", "O")
     if table.state != "playing":
         notes[on_roll_row] = ""
     elif table.dice:
-        notes[on_roll_row] = f"Rolled {table.dice[0]}{table.dice[1]}"
+        notes[on_roll_row] = f"Rolled {max(table.dice)}-{min(table.dice)}"  # as the prompt writes it
     else:
         notes[on_roll_row] = "On roll"
     if table.double_offered:
