@@ -135,3 +135,14 @@ def test_after_your_move_the_board_is_drawn_and_the_bot_move_is_in_your_numberin
     child.expect(r"you, play [^?]+\? ")
     assert "Position ID" in child.before  # the board after my move, before I confirm
     child.terminate(force=True)
+
+
+def test_two_player_labels_do_not_swap_between_turns():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--two-player", "--match", "1", "--seed", "4",
+                           "--no-hint"], input="1\n\n" * 400, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "player 1 is X, player 2 is O" in done.stdout
+    assert done.stdout.count("X: player 1") > 5 and done.stdout.count("O: player 2") > 5
+    assert "O: player 1" not in done.stdout and "X: player 2" not in done.stdout
