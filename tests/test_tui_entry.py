@@ -169,3 +169,44 @@ def test_guide_command_and_guide_setting():
     me, out = human("8/5 6/5\n", guide=True)
     me.choose_play(Position.initial(), (3, 1))
     assert "Move guide (3-1 to play):" in out.getvalue()
+
+
+def test_checkers_one_at_a_time_with_undo_and_confirmation_in_a_terminal():
+    import os
+    import sys
+    from pathlib import Path
+
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "gammon", "play", "--opponent", "random", "--seed", "3", "--no-hint",
+                                           "--no-color", "--match", "1"], encoding="utf-8", timeout=90,
+                          cwd=str(Path(__file__).resolve().parents[1]), dimensions=(60, 160),
+                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    child.expect(r"you, move (\d)-(\d): ")
+    dice = (int(child.match.group(1)), int(child.match.group(2)))
+    position = Position.from_position_id(child.before.rsplit("Position ID: ", 1)[1].split()[0])
+    play = next(p for p in position.legal_plays(dice) if len(p.moves) == 2)
+    steps = [f"{m.src if m.src != 25 else 'bar'}/{m.dst or 'off'}" for m in play.moves]
+    child.sendline(steps[0])
+    child.expect(r"you, move \d-\d \([^)]*; \d to play\): ")
+    assert "Position ID" in child.before  # redrawn after the checker moved
+    child.sendline("undo")
+    child.expect_exact(f"Took back {steps[0]}")
+    child.sendline("6/off")
+    child.expect_exact("Not played: 6/off: you may bear off only when all your checkers are in your home board")
+    for step in steps:
+        child.sendline(step)
+    child.expect_exact(f"you, play {play}? [Enter = yes, undo = take back] ")
+    child.sendline("")
+    child.expect(r"random rolls \d-\d")
+    child.terminate(force=True)
+
+
+def test_bearing_off_is_refused_for_the_rule_not_for_a_point_on_the_way():
+    # 6/off with 5-2 could only go 6/1/off; the 1-point is blocked, but the rule that matters is that
+    # checkers are still outside the home board.
+    assert entry_error(Position.initial(), (5, 2), "6/off").startswith(
+        "6/off: you may bear off only when all your checkers are in your home board")
+    # A checker outside may bear off in one move when it is the last one out: 8/off with 6-2.
+    entry = PlayEntry(Position.from_checkers({8: 1, 2: 3}, {24: 2}), (6, 2))
+    entry.enter("8/off")
+    assert entry.complete and str(entry.play()) == "8/off"

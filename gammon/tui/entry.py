@@ -203,6 +203,11 @@ class PlayEntry:
         if self.complete:
             raise EntryError(f"all your dice are used ({self.text()}): press Enter to finish, or undo")
         board, left = self.board, self.remaining
+        if dst == 0 and board[src] > 0 and board[25] == 0:
+            outside = int(board[7:25].clip(0).sum()) - (1 if src > 6 else 0)
+            if outside > 0:
+                raise EntryError(f"{_text(src, dst)}: you may bear off only when all your checkers are in your "
+                                 "home board (1-6)")
         routes = list(self._routes(src, dst, left))
         if not routes:
             basic = step_error(board, src, src if dst == 0 else 0)  # bar first, no checker, not all home
