@@ -146,7 +146,6 @@ class HumanBot:
             line = self._ask(f"{self.name}, move {d}{so_far}: ")
             word, _, rest = line.partition(" ")
             command = word.lower()
-            play: Play | None = None
             if command == "":
                 continue
             if command in ("help", "?", "h"):
@@ -183,23 +182,9 @@ class HumanBot:
                 else:
                     self._say(f"There is no play number {number}: 'moves' lists {len(plays)}.")
             else:
-                if not entry.groups:
-                    try:  # a whole play at once, in any order GNU Backgammon accepts
-                        play = position.parse_play(line, dice)
-                    except GammonError:
-                        play = None
+                play = self._enter(entry, line)
                 if play is None:
-                    try:
-                        entry.enter(line)
-                    except EntryError as exc:
-                        self._say(f"Not played: {exc}. Try again ('moves' lists the legal plays, 'help' the commands).")
-                        continue
-                    if not entry.complete:
-                        self._board(entry.current(), dice, marks=self._entry_marks(entry))
-                        if self.guide:
-                            self._say(guide_text(entry))
-                        continue
-                    play = entry.play()
+                    continue
                 if self._finish(position, dice, play, ask=self.confirm):
                     return play
                 entry.undo()
@@ -353,6 +338,25 @@ class HumanBot:
         elif where:
             self._say(where.strip())
         raise QuitMatch(f"{self.name} quits")
+
+    def _enter(self, entry: PlayEntry, line: str) -> Play | None:
+        """Apply the checker moves typed in ``line``; the play once every die is used, else None."""
+        if not entry.groups:
+            try:  # a whole play at once, in any order GNU Backgammon accepts
+                return entry.position.parse_play(line, entry.dice)
+            except GammonError:
+                pass
+        try:
+            entry.enter(line)
+        except EntryError as exc:
+            self._say(f"Not played: {exc}. Try again ('moves' lists the legal plays, 'help' the commands).")
+            return None
+        if entry.complete:
+            return entry.play()
+        self._board(entry.current(), entry.dice, marks=self._entry_marks(entry))
+        if self.guide:
+            self._say(guide_text(entry))
+        return None
 
     def _finish(self, position: Position, dice: Dice, play: Play, *, ask: bool) -> bool:
         """Show the board after ``play``; True when the turn ends with it (confirmed, or ``ask`` off)."""
