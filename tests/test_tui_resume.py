@@ -98,6 +98,15 @@ def test_resume_of_nothing_or_of_a_bad_file_is_a_one_line_error(tmp_path):
     assert done.stderr.startswith(f"gammon play: error: cannot resume {bad}: not a readable gammon save")
 
 
+def test_resume_with_setup_flags_is_a_one_line_error():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--resume", "--opponent", "td", "--seed", "3"],
+                          capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and done.stderr == \
+        "gammon play: error: --resume continues the match as it was set up: not with --opponent, --seed\n"
+
+
 def test_a_finished_match_is_not_resumed(tmp_path):
     path = tmp_path / "done.json"
     path.write_text(json.dumps({"version": 1, "setup": {}, "rolls": [], "rolls_used": 0, "actions": [],

@@ -84,6 +84,12 @@ def run(args: argparse.Namespace) -> int:
                                         auto_confirm=args.auto_confirm, confirm_numbers=args.confirm_numbers)
     saved = None
     if args.resume is not None:
+        clash = [flag for flag, given in (("--opponent", args.opponent), ("--match", args.match is not None),
+                                          ("--seed", args.seed is not None), ("--two-player", args.two_player),
+                                          ("--position", args.position), ("--save", args.save),
+                                          ("--plies", args.plies is not None), ("--no-cube", args.no_cube)) if given]
+        if clash:
+            raise CommandError(f"--resume continues the match as it was set up: not with {', '.join(clash)}")
         saved = read_save(Path(args.resume).expanduser() if args.resume else latest_unfinished())
         if saved.finished:
             raise CommandError(f"the match in {saved.path} is finished: there is nothing to resume")
