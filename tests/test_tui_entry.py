@@ -210,3 +210,38 @@ def test_bearing_off_is_refused_for_the_rule_not_for_a_point_on_the_way():
     entry = PlayEntry(Position.from_checkers({8: 1, 2: 3}, {24: 2}), (6, 2))
     entry.enter("8/off")
     assert entry.complete and str(entry.play()) == "8/off"
+
+
+def test_random_typing_never_breaks_the_game():
+    # Given a match against the random bot, when a person types anything at every prompt (never quit),
+    # then the match goes on or ends normally: no error other than the end of input stopping it.
+    import random
+
+    from gammon.bots.random_bot import RandomBot
+    from gammon.dice import SeededDice
+    from gammon.match import Match, QuitMatch
+    from gammon.records import Rules
+    from gammon.resign import with_resignations
+
+    words = ["1", "2", "", "undo", "8/5", "24/23", "bar/22", "6/off", "13/8", "6/5", "moves", "guide", "board", "help",
+             "double", "take", "pass", "resign", "resign gammon", "resign lots", "accept", "reject", "xyz", "99",
+             "y", "n", "beaver", "roll", "25/20", "0/3", "8/5(2)", "3/off"]
+
+    class Typist:
+        def __init__(self, seed):
+            self.rng = random.Random(seed)
+            self.left = 3000
+
+        def readline(self):
+            self.left -= 1
+            return "" if self.left < 0 else self.rng.choice(words) + "\n"
+
+    for seed in range(3):
+        me = HumanBot("ann", input=Typist(seed), output=io.StringIO(), show_board=False, confirm=True,
+                      confirm_numbers=True, guide=seed == 1)
+        match = Match([me, with_resignations(RandomBot(seed))], SeededDice(seed), Rules(match_length=3))
+        try:
+            match.play()
+        except QuitMatch:
+            pass
+        assert match.record.games
