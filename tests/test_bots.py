@@ -124,7 +124,9 @@ def test_each_level_knows_every_term_of_the_level_below():
     for lower, upper in zip(range(1, 5), range(2, 6)):
         missing = set(LEVELS[lower].weights) - set(LEVELS[upper].weights)
         assert not missing, f"level {upper} forgets {missing}"
-    assert LEVELS[1].weights.keys() <= {"pips", "off"}  # the beginner counts pips and nothing else
+    # the beginner knows level 2's terms but minds its blots only half as much
+    assert LEVELS[1].weights.keys() == LEVELS[2].weights.keys()
+    assert LEVELS[2].weights["blots"] < LEVELS[1].weights["blots"] < 0
     assert LEVELS[1].noise > LEVELS[2].noise > LEVELS[3].noise > LEVELS[4].noise == 0
     assert LEVELS[5].lookahead > 0 and LEVELS[5].reply_level == 4
 

@@ -60,7 +60,8 @@ def expected_final(record) -> str:
             f" Match won by {record.names[record.winner]}.")
 
 
-PROMPTS = [r"you, move (\d)-(\d): ", r"you, roll or double\? \[roll\] ", r"Final score: [^\r\n]*", pexpect.EOF]
+PROMPTS = [r"you, move (\d)-(\d): ", r"you, roll or double\? \[roll\] ", r"Final score: [^\r\n]*", pexpect.EOF,
+           r"you, play [^?\r\n]*\? \[Enter = yes, undo = take back\] ", r"you, accept or reject\? "]
 
 
 def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
@@ -70,7 +71,7 @@ def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
     save = tmp_path / "m.mat"
     child = spawn("play", "--opponent", "random", "--match", "1", "--seed", "7", "--save", str(save))
     mistakes = [
-        ("6/off", "illegal play '6/off'"),
+        ("6/off", "6/off: you may bear off only when all your checkers are in your home board"),
         ("xyz", "cannot read play 'xyz'"),
         ("double", "You can double only before you roll"),
         ("take", "There is no offer to answer"),
@@ -94,6 +95,10 @@ def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
             child.sendline("1")
         elif which == 1:
             pytest.fail("the cube is dead in a 1-point match: no double prompt expected")
+        elif which == 4:
+            child.sendline("")
+        elif which == 5:  # the bot resigns a race it has lost for certain: the result is the same
+            child.sendline("accept")
         elif which == 2:
             final = child.after.strip()
         else:
@@ -125,6 +130,10 @@ def test_play_a_match_with_a_double_and_a_take_in_a_terminal():
             child.sendline("double")
             child.expect_exact("random takes")
             doubled = True
+        elif which == 4:
+            child.sendline("")
+        elif which == 5:  # the bot resigns a race it has lost for certain: the result is the same
+            child.sendline("accept")
         elif which == 2:
             final = child.after.strip()
         else:
@@ -140,6 +149,8 @@ def test_quit_in_a_terminal_stops_with_the_score():
     child = spawn("play", "--opponent", "random", "--match", "0", "--seed", "3", "--no-hint")
     child.expect(PROMPTS[:2])
     child.sendline("quit")
+    child.expect_exact("Stop playing? The match is saved in ")
+    child.sendline("y")
     child.expect(r"Final score: you 0, random 0 \(money play, 0 games\)\. Match stopped\.")
     child.expect(pexpect.EOF)
     child.close()
@@ -150,7 +161,7 @@ def test_no_cube_plays_a_match_without_ever_offering_the_double():
     # Given --no-cube, the opening line says cubeless, I am never asked "roll or double?",
     # and the match ends as the same dice give with the cube off.
     child = spawn("play", "--opponent", "random", "--match", "1", "--seed", "7", "--no-hint", "--no-cube")
-    child.expect_exact("you against random (random): a 1-point match (cubeless).")
+    child.expect_exact("you against random: a 1-point match (cubeless).")
     final = None
     while final is None:
         which = child.expect(PROMPTS)
@@ -158,6 +169,10 @@ def test_no_cube_plays_a_match_without_ever_offering_the_double():
             child.sendline("1")
         elif which == 1:
             pytest.fail("asked to roll or double with the cube off")
+        elif which == 4:
+            child.sendline("")
+        elif which == 5:  # the bot resigns a race it has lost for certain: the result is the same
+            child.sendline("accept")
         elif which == 2:
             final = child.after.strip()
         else:
@@ -171,9 +186,10 @@ def test_no_cube_plays_a_match_without_ever_offering_the_double():
 
 def test_jacoby_and_beavers_make_a_money_session_that_says_so():
     child = spawn("play", "--opponent", "random", "--jacoby", "--beavers", "--seed", "3", "--no-hint")
-    child.expect_exact("you against random (random): a money session (Jacoby rule, beavers).")
+    child.expect_exact("you against random: a money session (Jacoby rule, beavers).")
     child.expect(PROMPTS[:2])
     child.sendline("quit")
+    child.sendline("y")
     child.expect(r"Final score: you 0, random 0 \(money play, Jacoby rule, beavers, 0 games\)\. Match stopped\.")
     child.expect(pexpect.EOF)
     child.close()
@@ -185,6 +201,7 @@ def test_a_search_depth_for_the_default_opponent_plays_td_at_that_depth():
     child.expect_exact("you against td-1ply (td): a 1-point match.")
     child.expect(PROMPTS[:2])
     child.sendline("quit")
+    child.sendline("y")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -193,7 +210,7 @@ def test_a_search_depth_for_the_default_opponent_plays_td_at_that_depth():
 def test_two_players_share_one_terminal():
     # Both people type "1" (the first listed play) every turn; no bot is loaded.
     done = subprocess.run(GAMMON + ["play", "--two-player", "--match", "1", "--seed", "4", "--no-hint"],
-                          input="1\n" * 400, capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          input="1\n\n" * 400, capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "player 1, move" in done.stdout and "player 2, move" in done.stdout
     final = done.stdout.strip().splitlines()[-1]
@@ -307,7 +324,7 @@ def test_an_illegal_entry_is_explained_and_asked_again():
     play = me.choose_play(Position.initial(), (3, 1))
     assert str(play) == "8/5 6/5"
     text = out.getvalue()
-    assert "illegal play '8/4 6/5' with 3-1" in text and "cannot read play 'foo/bar'" in text
+    assert "8/4 6/5 moves more than your dice allow" in text and "cannot read play 'foo/bar'" in text
     assert text.count("ann, move 3-1: ") == 4
 
 
@@ -445,5 +462,5 @@ def test_the_board_shows_score_cube_dice_and_ids():
     game.play_game(resume=True)
     board = seen[0]
     assert "Position ID: " + Position.from_checkers({1: 1}, {24: 1}).position_id() in board
-    assert "Match ID   : " in board and "7-point match" in board and "Rolled 21" in board
+    assert "Match ID   : " in board and "7-point match" in board and "Rolled 2-1" in board
     assert "Cube: 2" in board and "3 points" in board and "5 points" in board

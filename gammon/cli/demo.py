@@ -14,7 +14,11 @@ from gammon.cli.play import check_plies, search_options, searches
 from gammon.match import Match, Table
 from gammon.records import Action, Rules
 from gammon.tui.session import Narrator, bot_seed, check_save_path, dice_for, run_match, strongest_bot
+from gammon.board_text import Painter
+from gammon.tui.colour import painter, wants_colour
+from gammon.tui.explain import Explainer
 from gammon.tui.table import draw_table
+from gammon.tui.words import describe, hit_points, touched_points
 
 NAME = "demo"
 HELP = "watch two bots play a match (or money games), the board redrawn each turn"
@@ -31,24 +35,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="search depth 0, 1 or 2 for the bots that search (td, model files); at least one must")
     parser.add_argument("--seed", type=int, metavar="N", help="seed the dice and the bots")
     parser.add_argument("--save", metavar="FILE.mat", help="save the match as a .mat file")
+    parser.add_argument("--explain", action="store_true",
+                        help="name the terms and rules as they happen (hit, bar, entering, prime, bearing off, "
+                             "gammon, cube, Crawford game), each explained the first time")
+    parser.add_argument("--color", "--colour", dest="color", action=argparse.BooleanOptionalAction, default=None,
+                        help="ANSI colours (default: on a terminal, unless NO_COLOR is set)")
 
 
 class Show:
-    """Draws the board after every play and cube action, player 0 at the bottom."""
+    """Tells each play and cube action, then draws the board it left, player 0 at the bottom.
 
-    def __init__(self, out: TextIO, delay: float) -> None:
+    On a terminal (``redraw``) the screen is cleared first, so the board stays
+    in place; ``explainer`` names the terms and rules as they happen.
+    """
+
+    def __init__(self, out: TextIO, delay: float, *, redraw: bool = False, explainer: Explainer | None = None,
+                 paint: Painter | None = None) -> None:
         self.out = out
         self.delay = delay
+        self.redraw = redraw
+        self.explainer = explainer
+        self.paint = paint
 
     def __call__(self, action: Action, table: Table) -> None:
-        if action.kind in ("roll", "start", "win", "match"):
+        if action.kind in ("roll", "match"):
             return
-        text = f" {action.describe(table.names)}"
-        if action.kind == "move":
-            text = draw_table(table, 0) + "\n" + text
-        print(text, file=self.out, flush=True)
+        notes: list[str] = []
+        if self.explainer is not None:
+            mover_after = table.position_for(action.player) if action.kind == "move" else None
+            notes = self.explainer.notes(action, mover_after, table.crawford)
+        if action.kind == "start":
+            for note in notes:
+                print(f"   {note}", file=self.out, flush=True)
+            return
+        caption = f" {describe(action, table.names, 0)}"
+        if action.kind in ("move", "win"):
+            marks = touched_points(action.moves, action.player, 0) if action.kind == "move" else set()
+            hits = hit_points(action.moves, action.player, 0) if action.kind == "move" else set()
+            board = draw_table(table, 0, marks=marks, hits=hits, paint=self.paint)
+            if self.redraw:
+                self.out.write(CLEAR)
+            print(caption + "".join(f"\n   {note}" for note in notes), file=self.out)
+            print(board, file=self.out, flush=True)
+        else:
+            print(caption + "".join(f"\n   {note}" for note in notes), file=self.out, flush=True)
         if self.delay > 0:
             time.sleep(self.delay)
+
+
+#: Clear the screen and go to its top left (ANSI), to redraw the board in place.
+CLEAR = "\x1b[H\x1b[2J"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,7 +116,10 @@ def run(args: argparse.Namespace) -> int:
             bots.append(load("random", seed=bot_seed(seed, 1)))
     rules = Rules(match_length=args.match)
     games = None if args.match else args.games
-    match = Match(bots, dice_for(seed), rules, games=games, observers=[Show(out, delay), Narrator(out)])
+    terminal = bool(getattr(out, "isatty", None) and out.isatty())
+    show = Show(out, delay, redraw=terminal and delay > 0, explainer=Explainer() if args.explain else None,
+                paint=painter(0) if wants_colour(out, args.color) else None)
+    match = Match(bots, dice_for(seed), rules, games=games, observers=[show, Narrator(out, viewer=0)])
     names = match.record.names
     print(f" {names[0]} (X) against {names[1]} (O): {rules.describe()}.", file=out, flush=True)
     run_match(match, out, args.save)

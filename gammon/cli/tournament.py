@@ -14,6 +14,9 @@ from gammon.dice import DiceSource
 from gammon.match import Match, Observer
 from gammon.records import MatchRecord, Rules
 from gammon.tui.human import HumanBot
+from gammon.resign import with_resignations
+from gammon.settings import load_settings
+from gammon.tui.colour import painter, wants_colour
 from gammon.tui.session import Narrator, bot_seed, dice_for, run_match, stdin_pause, strongest_bot
 
 NAME = "tournament"
@@ -85,9 +88,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         bots = [load(spec, seed=bot_seed(seed, i)) for i, spec in enumerate(OPPONENTS)]
         bots.append(strongest_bot(seed=bot_seed(seed, 3))[1])
-    human = HumanBot(args.name, helper=None, seat=0)
+    bots = [with_resignations(bot) for bot in bots]  # they accept and offer resignations by their own chances
+    settings = load_settings()
+    human = HumanBot(args.name, helper=None, seat=0, confirm=not settings.auto_confirm,
+                     confirm_numbers=settings.confirm_numbers, guide=settings.guide, confirm_quit=True,
+                     paint=painter(0) if wants_colour(sys.stdout, setting=settings.color) else None)
     print(" The tournament: " + ", ".join(f"{b.name} ({n} points)" for b, n in zip(bots, args.lengths))
           + ". Lose a match and you are out.", file=out)
     play_tournament(human, bots, dice_for(seed), out, lengths=args.lengths,
-                    observers=[Narrator(out, pause=stdin_pause)], save_dir=args.save_dir)
+                    observers=[Narrator(out, pause=stdin_pause, viewer=0)], save_dir=args.save_dir)
     return 0

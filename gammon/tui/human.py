@@ -4,9 +4,11 @@ The board is drawn GNU Backgammon style with the score, the cube, the dice,
 the Position ID and the Match ID beside or below it. Moves are typed in
 standard notation (``8/5 6/5``, ``8/5(2)``, ``bar/22``, ``6/off``,
 ``13/7*``) or as a number from the ``moves`` list. Commands: ``double``,
-``take``, ``pass``, ``beaver``, ``hint``, ``moves``, ``board``, ``resign [single|gammon|
-backgammon]``, ``help``, ``quit``. An illegal or unreadable entry prints why
-and asks again. Input and output are any text streams, so tests drive it
+``take``, ``pass``, ``beaver``, ``hint``, ``moves``, ``guide``, ``undo``, ``board``,
+``resign [single|gammon|backgammon]``, ``help``, ``quit``. Checkers may be moved
+one at a time (:mod:`gammon.tui.entry`); ``confirm`` asks before the turn ends.
+An illegal or unreadable entry prints which rule it breaks and asks again,
+with nothing lost. Input and output are any text streams, so tests drive it
 with :class:`io.StringIO`.
 
 >>> import io
@@ -15,7 +17,7 @@ with :class:`io.StringIO`.
 >>> me = HumanBot("ann", input=io.StringIO("8/4 6/5\\n8/5 6/5\\n"), output=out, show_board=False)
 >>> print(me.choose_play(Position.initial(), (3, 1)))
 8/5 6/5
->>> "illegal play '8/4 6/5'" in out.getvalue()
+>>> "8/4 6/5 moves more than your dice allow" in out.getvalue()
 True
 """
 
@@ -33,13 +35,20 @@ from gammon.match import QuitMatch, Resignation, Table
 from gammon.play import Play
 from gammon.position import Dice, Position
 from gammon.records import RESIGN_NAMES, Action
-from gammon.board_text import draw_board
+from gammon.board_text import Painter, draw_board
+from gammon.tui.entry import EntryError, PlayEntry
+from gammon.tui.guide import guide_text
 from gammon.tui.table import draw_table
+from gammon.tui.words import describe, hit_points, points_text, touched_points, verb
 
 HELP = """\
  Moves: standard notation, e.g. 8/5 6/5, 8/5(2), bar/22, 6/off, 13/7*
         (hits are optional), or the number of a play from 'moves'.
+        One checker at a time works too: 8/5, then 6/5 (the board is
+        redrawn after each); when every die is used, Enter ends the turn.
  Commands:
+   undo        take back the last checker you moved this turn
+   guide       where each of your checkers can go with each die
    roll        roll the dice (or just press Enter) when you may double first
    double      offer a double (before you roll)
    take, pass  answer a double
@@ -47,9 +56,9 @@ HELP = """\
    hint        the helper bot's ranked plays (or its cube advice)
    moves       list the legal plays, numbered
    board       draw the board again
-   resign [single|gammon|backgammon]   offer to resign
+   resign [single|gammon|backgammon]   offer to resign (when doubled: pass)
    help        this text
-   quit        stop playing"""
+   quit        stop playing (the match is kept: gammon play --resume)"""
 
 _RESIGN_WORDS = {"": 1, "1": 1, "s": 1, "single": 1, "normal": 1, "n": 1,
                  "2": 2, "g": 2, "gammon": 2, "3": 3, "b": 3, "bg": 3, "backgammon": 3}
@@ -78,6 +87,12 @@ class HumanBot:
         show_board: bool = True,
         echo: bool = True,
         seat: int | None = None,
+        confirm: bool = False,
+        confirm_numbers: bool = False,
+        guide: bool = False,
+        symbols: tuple[str, str] = ("X", "O"),
+        paint: Painter | None = None,
+        confirm_quit: bool = False,
     ) -> None:
         self.name = name
         self._in = input if input is not None else sys.stdin
@@ -93,6 +108,23 @@ class HumanBot:
         self._offer: tuple[Any, int] | None = None
         self._rejected: tuple[Any, int] | None = None
         self._beaver = False  # "beaver" was the answer to the last double
+        #: Ask before ending the turn when the last die is used (else it ends at once).
+        self.confirm = confirm
+        #: Ask before playing a number from the 'moves' list.
+        self.confirm_numbers = confirm_numbers
+        #: Show the move guide with every roll (it is always there on 'guide').
+        self.guide = guide
+        #: This player's checkers and the other's, as drawn (X, O).
+        self.symbols = symbols
+        self.paint = paint
+        #: Ask before 'quit' or Ctrl-C stops the match.
+        self.confirm_quit = confirm_quit
+        #: Where the match is kept, said when quitting (set by the session that autosaves).
+        self.saved_to: str | None = None
+        #: True while a resumed match is replayed: say nothing.
+        self.quiet = False
+        self._marks: set[int] = set()  # the points of the last move seen, in this player's numbering
+        self._hits: set[int] = set()  # where it hit
 
     # -- the Bot protocol ----------------------------------------------------------
 
@@ -100,14 +132,18 @@ class HumanBot:
         self._seat_from(on_roll=True)
         plays = position.legal_plays(dice)
         d = f"{max(dice)}-{min(dice)}"
-        if len(plays) == 1:
-            self._board(position, dice)
-            only = plays[0]
-            self._say(f"{self.name} rolls {d}: " + ("no legal move." if only.is_pass() else f"the only play is {only}."))
-            return only
         self._board(position, dice)
+        if len(plays) == 1:
+            only = plays[0]
+            self._say(f"{verb(self.name, 'rolls')} {d}: "
+                      + ("no legal move." if only.is_pass() else f"the only play is {only}."))
+            return only
+        entry = PlayEntry(position, dice)
+        if self.guide:
+            self._say(guide_text(entry))
         while True:
-            line = self._ask(f"{self.name}, move {d}: ")
+            so_far = f" ({entry.text()}; {' '.join(map(str, entry.remaining))} to play)" if entry.groups else ""
+            line = self._ask(f"{self.name}, move {d}{so_far}: ")
             word, _, rest = line.partition(" ")
             command = word.lower()
             if command == "":
@@ -115,9 +151,18 @@ class HumanBot:
             if command in ("help", "?", "h"):
                 self._say(HELP)
             elif command in ("board", "b"):
-                self._board(position, dice, force=True)
+                self._board(entry.current(), dice, force=True, marks=self._entry_marks(entry))
             elif command in ("moves", "m"):
                 self._list_moves(plays)
+            elif command in ("guide", "g"):
+                self._say(guide_text(entry))
+            elif command in ("undo", "u"):
+                taken = entry.undo()
+                if taken is None:
+                    self._say("Nothing to undo: no checker has moved this turn.")
+                else:
+                    self._say(f"Took back {taken}.")
+                    self._board(entry.current(), dice, marks=self._entry_marks(entry))
             elif command == "hint":
                 self._hint_plays(position, dice)
             elif command in ("double", "d"):
@@ -127,17 +172,22 @@ class HumanBot:
             elif command == "resign":
                 self._resign(rest, (position, dice))
             elif command in ("quit", "q", "exit"):
-                raise QuitMatch(f"{self.name} quits")
+                self._quit()
             elif line.strip().isdigit():
                 number = int(line)
                 if 1 <= number <= len(plays):
-                    return plays[number - 1]
-                self._say(f"There is no play number {number}: 'moves' lists {len(plays)}.")
+                    play = plays[number - 1]
+                    if self._finish(position, dice, play, ask=self.confirm_numbers):
+                        return play
+                else:
+                    self._say(f"There is no play number {number}: 'moves' lists {len(plays)}.")
             else:
-                try:
-                    return position.parse_play(line, dice)
-                except GammonError as exc:
-                    self._say(f"{exc}. Try again ('moves' lists the legal plays, 'help' the commands).")
+                play = self._enter(entry, line)
+                if play is None:
+                    continue
+                if self._finish(position, dice, play, ask=self.confirm):
+                    return play
+                entry.undo()
 
     def offer_double(self, position: Position, cube: CubeState) -> bool:
         self._seat_from(on_roll=True)
@@ -163,7 +213,7 @@ class HumanBot:
             elif command == "resign":
                 self._resign(rest, (position, None))
             elif command in ("quit", "q", "exit"):
-                raise QuitMatch(f"{self.name} quits")
+                self._quit()
             else:
                 self._say(f"Unknown command {line!r}: type roll, double or help.")
 
@@ -186,6 +236,19 @@ class HumanBot:
                 continue
             if command in ("pass", "p", "drop", "reject", "no", "n"):
                 return False
+            if command == "resign":
+                word = line.partition(" ")[2].strip().lower()
+                value = _RESIGN_WORDS.get(word)
+                if value is None:
+                    self._say(f"Unknown resignation {word!r}: resign single, resign gammon or resign backgammon.")
+                elif value == 1:
+                    self._say(f"Resigning a single game when doubled is passing: {verb(self.name, 'passes')}, "
+                              f"giving up {points_text(cube.cube)}.")
+                    return False
+                else:
+                    self._say(f"Passing gives up only {points_text(cube.cube)}; resigning {RESIGN_NAMES[value]} "
+                              f"would give up {points_text(value * cube.cube)}. Take, pass, or resign single.")
+                continue
             if command in ("help", "?", "h"):
                 self._say(HELP)
             elif command in ("board", "b"):
@@ -193,7 +256,7 @@ class HumanBot:
             elif command == "hint":
                 self._hint_cube(lambda bot: bot.accept_double(position, cube), "take", "pass")
             elif command in ("quit", "q", "exit"):
-                raise QuitMatch(f"{self.name} quits")
+                self._quit()
             else:
                 self._say(f"Answer the double: {answers} (not {line!r}).")
 
@@ -207,7 +270,7 @@ class HumanBot:
         points = value * cube.cube
         who = self._other_name()
         while True:
-            line = self._ask(f"{who} offers to resign {RESIGN_NAMES[value]} ({points} point{'s' if points != 1 else ''}). "
+            line = self._ask(f"{who} offers to resign {RESIGN_NAMES[value]} ({points_text(points)}). "
                              f"{self.name}, accept or reject? ")
             command = line.partition(" ")[0].lower()
             if command in ("accept", "a", "yes", "y", "take"):
@@ -217,7 +280,7 @@ class HumanBot:
             if command in ("board", "b"):
                 self._board(position.flip(), None, force=True, viewer_off_roll=True)
             elif command in ("quit", "q", "exit"):
-                raise QuitMatch(f"{self.name} quits")
+                self._quit()
             else:
                 self._say(f"Answer the resignation: accept or reject (not {line!r}).")
 
@@ -229,9 +292,13 @@ class HumanBot:
                 self.seat = found[0]
         if action.kind == "reject" and action.player != self.seat:
             self._rejected = self._offer
-        if not self.echo or action.kind in ("roll", "start", "win", "match") or action.player == self.seat:
+        if action.kind == "move" and self.seat is not None:
+            self._marks = touched_points(action.moves, action.player, self.seat)
+            self._hits = hit_points(action.moves, action.player, self.seat)
+        if (self.quiet or not self.echo or action.kind in ("roll", "start", "win", "match")
+                or action.player == self.seat):
             return
-        self._say(action.describe(table.names))
+        self._say(describe(action, table.names, self.seat))
 
     # -- helpers -------------------------------------------------------------------
 
@@ -239,13 +306,83 @@ class HumanBot:
         print(text, file=self._out, flush=True)
 
     def _ask(self, prompt: str) -> str:
-        self._out.write(prompt)
-        self._out.flush()
-        line = self._in.readline()
-        if not line:
-            self._say("")
-            raise QuitMatch(f"{self.name}: end of input")
-        return line.strip()
+        while True:
+            self._out.write(prompt)
+            self._out.flush()
+            try:
+                line = self._in.readline()
+            except KeyboardInterrupt:  # Ctrl-C: ask before stopping, then ask the question again
+                self._say("")
+                self._quit()
+                continue
+            if not line:
+                self._say("")
+                raise QuitMatch(f"{self.name}: end of input")
+            return line.strip()
+
+    def _quit(self) -> None:
+        """Stop the match (after a yes when ``confirm_quit``), saying where it is kept."""
+        where = (f" The match is saved in {self.saved_to}: 'gammon play --resume' continues it."
+                 if self.saved_to else "")
+        if self.confirm_quit:
+            self._out.write(f"Stop playing?{where} [y/N] ")
+            self._out.flush()
+            try:
+                answer = self._in.readline()
+            except KeyboardInterrupt:
+                answer = "y\n"
+                self._say("")
+            if answer and answer.strip().lower() not in ("y", "yes", "quit", "q"):
+                self._say("Playing on.")
+                return
+        elif where:
+            self._say(where.strip())
+        raise QuitMatch(f"{self.name} quits")
+
+    def _enter(self, entry: PlayEntry, line: str) -> Play | None:
+        """Apply the checker moves typed in ``line``; the play once every die is used, else None."""
+        if not entry.groups:
+            try:  # a whole play at once, in any order GNU Backgammon accepts
+                return entry.position.parse_play(line, entry.dice)
+            except GammonError:
+                pass
+        try:
+            entry.enter(line)
+        except EntryError as exc:
+            self._say(f"Not played: {exc}. Try again ('moves' lists the legal plays, 'help' the commands).")
+            return None
+        if entry.complete:
+            return entry.play()
+        self._board(entry.current(), entry.dice, marks=self._entry_marks(entry))
+        if self.guide:
+            self._say(guide_text(entry))
+        return None
+
+    def _finish(self, position: Position, dice: Dice, play: Play, *, ask: bool) -> bool:
+        """Show the board after ``play``; True when the turn ends with it (confirmed, or ``ask`` off)."""
+        after = position.apply(play).flip()
+        marks = touched_points(play.moves, 0, None)
+        self._board(after, dice, marks=marks, hits=hit_points(play.moves, 0, None))
+        if not ask:
+            return True
+        while True:
+            line = self._ask(f"{self.name}, play {play}? [Enter = yes, undo = take back] ")
+            command = line.partition(" ")[0].lower()
+            if command in ("", "y", "yes", "ok", "confirm", "done"):
+                return True
+            if command in ("undo", "u", "n", "no"):
+                return False
+            if command in ("board", "b"):
+                self._board(after, dice, force=True, marks=marks, hits=hit_points(play.moves, 0, None))
+            elif command in ("quit", "q", "exit"):
+                self._quit()
+            elif command in ("help", "?", "h"):
+                self._say(" Press Enter to end your turn with this play, or type undo to take back the last checker.")
+            else:
+                self._say(f"Press Enter to play {play}, or type undo (not {line!r}).")
+
+    def _entry_marks(self, entry: PlayEntry) -> set[int] | None:
+        return touched_points(entry.moves(), 0, None) if entry.groups else None
 
     def _seat_from(self, on_roll: bool) -> None:
         if self.table is not None:
@@ -261,14 +398,23 @@ class HumanBot:
             return "Your opponent"
         return self.table.names[1 - self.seat]
 
-    def _board(self, position: Position, dice: Dice | None, *, force: bool = False, viewer_off_roll: bool = False) -> None:
+    def _board(self, position: Position, dice: Dice | None, *, force: bool = False, viewer_off_roll: bool = False,
+               marks: set[int] | None = None, hits: set[int] | None = None) -> None:
+        """Draw ``position`` (seen from this player) at the table, with ``marks`` (default: the last move) lit."""
         if not (self.show_board or force):
             return
+        if marks is None:
+            marks, hits = self._marks, self._hits
+        hits = hits or set()
         if self.table is not None:
             viewer = 1 - self.table.on_roll if viewer_off_roll else self.table.on_roll
-            self._say(draw_table(self.table, viewer))
+            shown = None if viewer_off_roll else position
+            self._say(draw_table(self.table, viewer, position=shown, symbols=self.symbols, marks=marks,
+                                 hits=hits, paint=self.paint))
         else:
-            self._say(draw_board(position, [f"Dice: {dice[0]}-{dice[1]}" if dice else ""]))
+            self._say(draw_board(position, [f"Dice: {dice[0]}-{dice[1]}" if dice else ""], symbols=self.symbols,
+                                 marks=marks, hits=hits, paint=self.paint))
+
 
     def _list_moves(self, plays: Sequence[Play]) -> None:
         self._say(f" {len(plays)} legal plays of {_dice_text(plays)}:")

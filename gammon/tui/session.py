@@ -15,6 +15,7 @@ from gammon.dice import DiceSource, SeededDice, SystemDice
 from gammon.errors import GammonError, is_interrupt
 from gammon.match import Match, QuitMatch, Table
 from gammon.records import Action, MatchRecord
+from gammon.tui.words import describe
 
 #: The shipped bots, strongest first: the default opponent is the first that loads.
 STRONGEST = ("td", "level5", "level4", "level3", "random")
@@ -50,17 +51,19 @@ class Narrator:
     stops the match.
     """
 
-    def __init__(self, out: TextIO, *, pause: Callable[[str], str] | None = None) -> None:
+    def __init__(self, out: TextIO, *, pause: Callable[[str], str] | None = None, viewer: int | None = None) -> None:
         self.out = out
         self.pause = pause
+        #: The player whose point numbering moves are told in (None: the mover's).
+        self.viewer = viewer
 
     def __call__(self, action: Action, table: Table) -> None:
         names = table.names
         if action.kind == "start":
             what = " (the Crawford game: no doubling)" if table.crawford else ""
-            self.say(f"\n Game {table.game}{what}: {action.describe(names)}.")
+            self.say(f"\n Game {table.game}{what}: {describe(action, names, self.viewer)}.")
         elif action.kind == "win":
-            self.say(f" {action.describe(names)}. Score: {score_text(table)}.")
+            self.say(f" {describe(action, names, self.viewer)}. Score: {score_text(table)}.")
             if self.pause is not None and not _match_over(table):
                 answer = self.pause(" Press Enter for the next game (or type quit): ")
                 if answer.strip().lower() in ("quit", "q", "exit"):
@@ -108,8 +111,11 @@ def save(record: MatchRecord, path: str | None, out: TextIO) -> None:
     print(f" Saved the match to {path}", file=out, flush=True)
 
 
-def run_match(match: Match, out: TextIO, save_path: str | None = None) -> MatchRecord:
-    """Play ``match`` to the end (or until someone quits), report the score and save it."""
+def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str | None = None) -> MatchRecord:
+    """Play ``match`` to the end (or until someone quits), report the score and save it.
+
+    ``kept`` names the autosave that an unfinished match can be resumed from.
+    """
     quit_early = False
     try:
         match.play()
@@ -122,6 +128,8 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None) -> MatchR
         print("", file=out)
     record = match.record
     print(final_report(record, quit_early), file=out, flush=True)
+    if kept and not record.finished:
+        print(f" The match is saved in {kept}: 'gammon play --resume' continues it.", file=out, flush=True)
     save(record, save_path, out)
     return record
 

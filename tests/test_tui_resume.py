@@ -1,0 +1,116 @@
+"""Nothing lost: every match autosaved after each action, resumed exactly after a killed process; quit asks first."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from gammon.tui.saves import SaveError, latest_unfinished, read_save, saves_dir
+
+pexpect = pytest.importorskip("pexpect")
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = r"you, (move (\d)-(\d):|roll or double\? \[roll\]|play [^?\r\n]+\? \[Enter = yes, undo = take back\]|take or pass\?) "
+
+
+def spawn(*args: str):
+    return pexpect.spawn(sys.executable, ["-m", "gammon", *args], encoding="utf-8", timeout=90, cwd=str(ROOT),
+                         dimensions=(60, 160), env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def play_turns(child, turns: int) -> tuple[str, str]:
+    """Answer ``turns`` move prompts with the first listed play; return the next move prompt and board's ID."""
+    done = 0
+    while True:
+        child.expect(PROMPT)
+        prompt = child.after
+        if prompt.startswith("you, move"):
+            if done == turns:
+                position_id = child.before.rsplit("Position ID: ", 1)[1].split()[0]
+                return prompt, position_id
+            child.sendline("1")
+            done += 1
+        elif "take or pass" in prompt:
+            child.sendline("take")
+        else:
+            child.sendline("")
+
+
+@pytest.mark.parametrize("seeded", [True, False])
+def test_resume_after_a_killed_process_continues_exactly(seeded):
+    # Given a match in progress, when the process is killed at a move prompt,
+    # then --resume shows the same position and the same dice at the same prompt.
+    seed = ["--seed", "5"] if seeded else []
+    child = spawn("play", "--opponent", "level1", "--no-hint", "--no-color", *seed)
+    prompt, position_id = play_turns(child, 3)
+    child.kill(signal.SIGKILL)
+    child.close()
+    path = latest_unfinished()
+    saved = read_save(path)
+    assert not saved.finished and saved.actions and saved.rolls_used == len(saved.rolls)
+    assert (saved.setup.seed == 5) is seeded
+    again = spawn("play", "--resume", "--no-color")
+    again.expect_exact(f"Resuming you against level1 from {path}")
+    again.expect(PROMPT)
+    assert again.after == prompt
+    assert again.before.rsplit("Position ID: ", 1)[1].split()[0] == position_id
+    again.sendline("1")
+    again.expect(PROMPT)  # the game goes on from there
+    again.kill(signal.SIGKILL)
+    again.close()
+    assert len(read_save(path).actions) >= len(saved.actions)
+
+
+def test_quit_asks_and_says_where_the_match_is_saved():
+    child = spawn("play", "--opponent", "level1", "--no-hint", "--no-color", "--seed", "2")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"Stop playing\? The match is saved in (\S+): 'gammon play --resume' continues it\. \[y/N\] ")
+    where = child.match.group(1)
+    child.sendline("n")
+    child.expect_exact("Playing on.")
+    child.expect(PROMPT)
+    child.sendcontrol("c")
+    child.expect_exact("Stop playing?")
+    child.sendline("y")
+    child.expect_exact("Match stopped.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert Path(where).parent == saves_dir() and not read_save(Path(where)).finished
+
+
+def test_resume_of_nothing_or_of_a_bad_file_is_a_one_line_error(tmp_path):
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--resume"], capture_output=True, text=True,
+                          cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("gammon play: error: no unfinished match to resume in ")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--resume", str(bad)], capture_output=True,
+                          text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"gammon play: error: cannot resume {bad}: not a readable gammon save")
+
+
+def test_resume_with_setup_flags_is_a_one_line_error():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--resume", "--opponent", "td", "--seed", "3"],
+                          capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and done.stderr == \
+        "gammon play: error: --resume continues the match as it was set up: not with --opponent, --seed\n"
+
+
+def test_a_finished_match_is_not_resumed(tmp_path):
+    path = tmp_path / "done.json"
+    path.write_text(json.dumps({"version": 1, "setup": {}, "rolls": [], "rolls_used": 0, "actions": [],
+                                "finished": True}))
+    assert read_save(path).finished
+    with pytest.raises(SaveError):
+        latest_unfinished(tmp_path)
