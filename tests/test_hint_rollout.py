@@ -201,3 +201,10 @@ def test_rollout_command_prints_the_table_and_json(capsys):
     assert main([*argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["trials"] for r in data["results"]] == [36, 36] and data["truncate"] == 2
+
+
+def test_hint_command_reads_an_xgid(capsys):
+    # Given eXtreme Gammon's XGID of the starting position with 5-2 to play, money
+    assert main(["hint", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["position_id"] == INITIAL and out["dice"] == [5, 2]

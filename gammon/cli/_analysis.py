@@ -4,27 +4,23 @@ from __future__ import annotations
 
 from gammon.bots import load as load_bot
 from gammon.bots.neural import NeuralBot
+from gammon import position_input
 from gammon.cli import CommandError
 from gammon.ids import MatchState
 from gammon.position import Position
 
 
 def read_position(text: str, match_id: str | None) -> tuple[Position, MatchState | None]:
-    """A Position ID, or GNU Backgammon's ``POSITIONID:MATCHID`` pair, with an optional separate Match ID.
+    """A Position ID, GNU Backgammon's ``POSITIONID:MATCHID`` pair or an XGID (:func:`gammon.position_input.read_position`),
+    with an optional separate Match ID; a finished game is refused.
 
     >>> position, match = read_position("4HPwATDgc/ABMA:cAkAAAAAAAAA", None)
     >>> position == Position.initial(), match.match_length
     (True, 0)
     """
-    position_id, sep, paired = text.strip().partition(":")
-    if sep:
-        if match_id is not None and match_id.strip() != paired:
-            raise CommandError(f"two Match IDs: {paired!r} in {text!r} and --match-id {match_id!r}")
-        match_id = paired
-    position = Position.from_position_id(position_id)
+    position, match = position_input.read_position(text, match_id)
     if position.is_game_over():
-        raise CommandError(f"Position ID {position_id!r} is a finished game: there is nothing to analyse")
-    match = MatchState.from_match_id(match_id) if match_id is not None else None
+        raise CommandError(f"position {text.strip()!r} is a finished game: there is nothing to analyse")
     return position, match
 
 

@@ -11,7 +11,7 @@ from gammon.bearoff import Database, NotBearoffError, database
 from gammon.bearoff.store import default_path
 from gammon.cli import CommandError
 from gammon.outcomes import OUTPUTS, equity
-from gammon.position import Position
+from gammon.position_input import read_position
 
 NAME = "bearoff"
 HELP = "build the one-sided bear-off database, or show a pure bear-off race from it"
@@ -32,12 +32,12 @@ def run(args: argparse.Namespace) -> int:
         n = db.tables.off.shape[0]
         print(f"bear-off database: {n} positions, {default_path()} ({time.perf_counter() - start:.1f} s)")
         return 0
-    position = Position.from_position_id(args.position_id)
+    position, _ = read_position(args.position_id)
     db = database()
     try:
         mine, theirs = db.sides(position.board)
     except NotBearoffError:
-        raise CommandError(f"Position ID {args.position_id!r} is not a pure bear-off (a checker outside a home board or on the bar)") from None
+        raise CommandError(f"position {args.position_id!r} is not a pure bear-off (a checker outside a home board or on the bar)") from None
     for label, index in (("on roll", mine), ("opponent", theirs)):
         print(f"{label:>9}: {db.mean(index):7.4f} rolls to bear off ({_summary(db.distribution(index))})")
         if db.mean_first(index) > 0:
