@@ -38,7 +38,13 @@ from gammon.ids import MatchState
 from gammon.outcomes import OUTPUTS, equity, flip, won_probs
 from gammon.position import Dice, Position
 
-__all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "cube_state", "probabilities", "after_probabilities"]
+__all__ = ["PlayHint", "CubeHint", "hint_plays", "cube_hint", "cube_state", "format_plays", "probabilities",
+           "after_probabilities"]
+
+#: How the equities of a hint read, by situation.
+MATCH_NOTE = "cubeful equities in EMG, with the match-winning chance (MWC) after each play"
+MONEY_CUBE_NOTE = "cubeful money equities in EMG (per unit of the cube)"
+CUBELESS_NOTE = "cubeless money equities"
 
 
 @dataclass(frozen=True)
@@ -152,19 +158,61 @@ def cube_state(match: MatchState) -> CubeState:
     )
 
 
-def cube_hint(bot: NeuralBot, position: Position, plies: int = 0, match: MatchState | None = None) -> CubeHint:
+def cube_hint(bot: NeuralBot, position: Position, plies: int = 0, match: MatchState | None = None,
+              cube: CubeState | None = None) -> CubeHint:
     """The cube decision of the player on roll: no double, double/take or double/pass (:func:`gammon.cube.decide`).
 
     ``match`` (from a Match ID) gives the match length, score, cube, its
     owner, the Crawford game and the Jacoby rule, seen from its player on
-    roll; without it, money play with a centred cube and the Jacoby rule off.
+    roll; without it, ``cube`` (the player on roll's :class:`~gammon.cube.CubeState`), else money play with a
+    centred cube and the Jacoby rule off.
     """
     probs = tuple(float(v) for v in probabilities(bot, position, plies))
-    cube = cube_state(match) if match is not None else CubeState()
+    if match is not None:
+        cube = cube_state(match)
+    elif cube is None:
+        cube = CubeState()
     situation = dict(match_length=cube.match_length, score=cube.score, cube=cube.cube, owner=cube.owner,
                      crawford=cube.crawford, jacoby=cube.jacoby)
     decision = decide(probs, **situation, cube_efficiency=position_efficiency(position))
     return CubeHint(decision, probs, plies, **situation)
+
+
+def format_plays(hints: list[PlayHint], dice: tuple[int, int], cube: CubeState | None = None, limit: int | None = None) -> str:
+    """The plays laid out like GNU Backgammon's hint: rank, depth, play, equity, difference; the probabilities below.
+
+    ``cube`` is the situation the hints were valued in (None: cubeless
+    money); ``limit`` shows only the first plays and says how many more there are.
+
+    >>> hint = PlayHint(1, "8/5 6/5", 0.1587, 0.0, (0.553, 0.164, 0.007, 0.113, 0.005), 0)
+    >>> print(format_plays([hint], (3, 1)))
+    Plays of 3-1, cubeless money equities
+        1. Cubeless 0-ply    8/5 6/5                      Eq.: +0.159
+           0.553 0.164 0.007 - 0.447 0.113 0.005
+    """
+    if cube is not None and cube.match_length:
+        game = "Crawford game of a " if cube.crawford else ""
+        kind = (f"{game}{cube.match_length}-point match, score {cube.score[0]}-{cube.score[1]} "
+                f"(the player on roll first): {MATCH_NOTE}")
+    elif cube is not None:
+        kind = MONEY_CUBE_NOTE
+    else:
+        kind = CUBELESS_NOTE
+    lines = [f"Plays of {dice[0]}-{dice[1]}, {kind}"]
+    shown = hints if limit is None else hints[:limit]
+    for h in shown:
+        how = "Cubeless" if h.measure == "cubeless" else "Cubeful "
+        line = f"  {h.rank:>3}. {how} {h.plies}-ply    {h.play:<28} Eq.: {h.equity:+.3f}"
+        if h.mwc is not None:
+            line += f" (MWC {100 * h.mwc:.1f}%)"
+        if h.rank > 1:
+            line += f" ({h.difference:+.3f})"
+        lines.append(line)
+        p = h.probabilities
+        lines.append(f"       {p[0]:.3f} {p[1]:.3f} {p[2]:.3f} - {1 - p[0]:.3f} {p[3]:.3f} {p[4]:.3f}")
+    if len(shown) < len(hints):
+        lines.append(f"  ... {len(hints) - len(shown)} more plays")
+    return "\n".join(lines)
 
 
 def cubeless_equity(probs) -> float:
