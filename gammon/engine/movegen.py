@@ -380,4 +380,5 @@ def legal_packed(board: np.ndarray, d1: int, d2: int):
             for f in range(STEP_FIELDS):
                 flat[r + STEP_FIELDS * s + f] = steps[i, s, f]
         flat[r + RECORD - 1] = over[i]
+    flat[base + RECORD * n :] = 0  # the padding of an odd count
     return packed, n
