@@ -117,6 +117,7 @@ def main() -> None:
     print(f"median legal_plays calls/s: gammon {statistics.median(r[2] for r in rows):.0f}, gnubg_nn.moves {statistics.median(r[3] for r in rows):.0f}")
     print(f"RATIO playouts gammon/OpenSpiel = {play_ratio:.2f} (goal >= 1.0)")
     print(f"RATIO legal-play generation gnubg/gammon = {mg_ratio:.2f} (goal <= 5)")
+    print(f"RATIO legal_plays calls/s gammon/gnubg = {statistics.median(o / p for _, _, o, p in rows):.2f} (goal >= 1.0, issue 11)")
 
 
 if __name__ == "__main__":

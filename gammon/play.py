@@ -107,21 +107,36 @@ class Play:
     same one. ``str(play)`` is standard notation.
     """
 
-    __slots__ = ("_steps", "_after", "_origin", "_over", "_moves", "_source")
+    __slots__ = ("_steps", "_after", "_origin", "_over", "_moves", "_source", "_index")
 
-    def __init__(self, origin: Position, steps: np.ndarray, after: np.ndarray, over: bool, source: Plays | None = None) -> None:
+    def __init__(
+        self,
+        origin: Position,
+        steps: np.ndarray | None,
+        after: np.ndarray,
+        over: bool,
+        source: Plays | None = None,
+        index: int = -1,
+    ) -> None:
+        """``steps`` may be None for play ``index`` of ``source``: read from there when first needed."""
         self._origin = origin
         self._steps = steps
         self._after = after
         self._over = over
         self._moves: tuple[Move, ...] | None = None
         self._source = source  # the legal plays this one was taken from
+        self._index = index
+
+    def _step_rows(self) -> np.ndarray:
+        if self._steps is None:
+            self._steps = self._source._steps(self._index)
+        return self._steps
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """The single-die steps, in an order in which they can be played."""
         if self._moves is None:
-            self._moves = tuple([Move(s, d, h == 1) for s, d, h in self._steps.tolist() if s >= 0])
+            self._moves = tuple([Move(s, d, h == 1) for s, d, h in self._step_rows().tolist() if s >= 0])
         return self._moves
 
     @property
@@ -138,7 +153,7 @@ class Play:
 
     def is_pass(self) -> bool:
         """True for the empty play made when nothing can move."""
-        return self._steps[0, 0] < 0
+        return self._step_rows()[0, 0] < 0
 
     def notation(self) -> str:
         """Standard notation, as :func:`format_moves` writes it."""

@@ -16,6 +16,8 @@ from gammon.play import Play, parse_moves
 
 Dice = tuple[int, int]
 
+_legal_packed = movegen.legal_packed
+_RECORD = movegen.RECORD
 
 
 def _check_dice(dice: Dice) -> tuple[int, int]:
@@ -159,12 +161,18 @@ class Position:
         When nothing can move the result holds exactly one empty play (the
         pass). A finished game has no plays: :class:`GameOverError`.
         """
-        d1, d2 = _check_dice(dice)
+        try:
+            d1, d2 = dice
+        except (TypeError, ValueError):
+            d1 = d2 = 0
+        # the common case checked inline; anything else (numpy integers, errors) the long way
+        if not (d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = _check_dice(dice)
         if self._over:
             raise GameOverError(f"position {self.position_id()} is a finished game: there is nothing to play")
-        after, steps, over = movegen.generate(self._board, d1, d2)
-        after.flags.writeable = False
-        return Plays(self, (d1, d2), after, steps, over)
+        packed, n = _legal_packed(self._board, d1, d2)
+        packed.setflags(write=False)
+        return Plays(self, (d1, d2), packed, n)
 
     def apply(self, play: Play) -> Position:
         """The position after ``play``, with the opponent on roll.
@@ -266,14 +274,23 @@ class Plays(Sequence[Play]):
     ``(n, 26)`` array, for evaluators that score them in a batch.
     """
 
-    __slots__ = ("position", "dice", "after", "_steps", "_over")
+    __slots__ = ("position", "dice", "after", "_packed", "_base")
 
-    def __init__(self, position: Position, dice: Dice, after: np.ndarray, steps: np.ndarray, over: np.ndarray) -> None:
+    def __init__(self, position: Position, dice: Dice, packed: np.ndarray, n: int) -> None:
+        """From :func:`gammon.engine.movegen.legal_packed`'s ``(packed, n)`` (read-only)."""
         self.position = position
         self.dice = dice
-        self.after = after
-        self._steps = steps
-        self._over = over
+        self.after = packed[:n]
+        self._packed = packed
+        self._base = 26 * n  # where the plays' records start in the flat packed bytes
+
+    def _over(self, index: int) -> bool:
+        return self._packed.item(self._base + _RECORD * index + _RECORD - 1) != 0
+
+    def _steps(self, index: int) -> np.ndarray:
+        """The ``(4, 3)`` step rows of play ``index`` (see :func:`gammon.engine.movegen.generate`)."""
+        start = self._base + _RECORD * index
+        return self._packed.reshape(-1)[start : start + _RECORD - 1].reshape(movegen.MAX_STEPS, movegen.STEP_FIELDS)
 
     def __len__(self) -> int:
         return self.after.shape[0]
@@ -285,7 +302,10 @@ class Plays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        return Play(self.position, self._steps[index], self.after[index], bool(self._over[index]), self)
+        after = self.after[index]  # raises IndexError out of range
+        if index < 0:
+            index += len(self)
+        return Play(self.position, None, after, self._over(index), self, index)
 
     def __iter__(self) -> Iterator[Play]:
         for i in range(len(self)):
@@ -301,7 +321,7 @@ class Plays(Sequence[Play]):
 
     def positions(self) -> list[Position]:
         """The resulting positions (opponent on roll), in the same order."""
-        return [Position._trusted(self.after[i], bool(self._over[i])) for i in range(len(self))]
+        return [Position._trusted(self.after[i], self._over(i)) for i in range(len(self))]
 
     def __repr__(self) -> str:
         return f"<Plays {len(self)} for {self.dice[0]}-{self.dice[1]}: {', '.join(map(str, self))}>"

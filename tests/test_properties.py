@@ -13,7 +13,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import numpy as np
+
 from gammon import Position
+from gammon.engine import movegen
+from gammon.play import Move
 from gammon.dice import SeededDice
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,3 +160,20 @@ def test_dice_order_does_not_matter(pos, roll):
     forward = set(pos.legal_plays(roll).positions())
     backward = set(pos.legal_plays(roll[::-1]).positions())
     assert forward == backward
+
+
+@SETTINGS
+@given(positions(), dice_rolls)
+def test_python_plays_and_compiled_generators_agree(pos, roll):
+    # the same plays in the same order from legal_plays, generate and generate_after,
+    # with the steps and game-over flags read lazily from legal_plays' one packed array
+    after, steps, over = movegen.generate(np.array(pos.board), *roll)
+    after2, no_steps, over2 = movegen.generate_after(np.array(pos.board), *roll)
+    plays = pos.legal_plays(roll)
+    assert plays.after.tolist() == after.tolist() == after2.tolist()
+    assert over.tolist() == over2.tolist() and no_steps.shape[0] == 0
+    for i, play in enumerate(plays):
+        assert play.moves == tuple(Move(s, d, h == 1) for s, d, h in steps[i].tolist() if s >= 0)
+        assert play.is_pass() == (steps[i, 0, 0] < 0)
+        assert pos.apply(play).is_game_over() == bool(over[i])
+    assert [p.is_game_over() for p in plays.positions()] == over.tolist()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from gammon import GameOverError, InvalidDiceError, Position
@@ -381,6 +382,23 @@ def test_dice_must_be_two_integers_from_1_to_6(dice):
     with pytest.raises(InvalidDiceError) as err:
         Position.initial().legal_plays(dice)
     assert repr(dice) in str(err.value)
+
+
+@pytest.mark.parametrize("dice", [[3, 1], (np.int64(3), np.int8(1)), (True, 3)])
+def test_dice_may_be_any_pair_of_integers(dice):
+    # numpy integers, lists (and bools, which are ints) take the long way through the check
+    want = [(int(a), int(b)) for a, b in [dice]][0]
+    assert Position.initial().legal_plays(dice).dice == want
+    assert Position.initial().legal_plays(dice).after.tolist() == Position.initial().legal_plays(want).after.tolist()
+
+
+def test_plays_index_like_a_sequence():
+    plays = Position.initial().legal_plays((6, 5))
+    assert plays[-1] == plays[len(plays) - 1] and plays[-1].moves == plays[len(plays) - 1].moves
+    assert [str(p) for p in plays[1:3]] == [str(plays[1]), str(plays[2])]
+    with pytest.raises(IndexError):
+        plays[len(plays)]
+    assert not plays.after.flags.writeable
 
 
 def test_opening_roll_ties_are_rolled_again():

@@ -26,6 +26,16 @@ The rules, as the generator applies them:
 
 Each distinct resulting position is returned once, with one sequence of
 single steps that reaches it.
+
+How: a depth-first search over single checker steps, made and unmade in
+place on one board. Doubles take their steps with non-increasing source
+points, which reaches every unordered choice of steps exactly once, and two
+different choices never reach the same position (the steps out of each point
+are fixed by the changes in checker counts, counted down from the bar), so
+doubles need no de-duplication. Two different dice are played in both
+orders; the second order skips the pairs the first already played, and the
+rest (one checker by either route, bear-offs by either die) is de-duplicated
+by a Zobrist hash of the result, with a full comparison on a match.
 """
 
 from __future__ import annotations
@@ -40,34 +50,39 @@ OFF = 0
 #: Columns of a step row: source point, destination point (0 = off), hit flag.
 STEP_FIELDS = 3
 MAX_STEPS = 4
+#: Bytes per play after the boards in :func:`legal_packed`: the step rows, then the game-over flag.
+RECORD = MAX_STEPS * STEP_FIELDS + 1
+
+#: Zobrist keys: one random 64-bit word per (cell, count + 16), for hashing a
+#: result from the changes of its steps without building the board.
+_ZOBRIST = np.random.default_rng(0x6A6D6D6F6E).integers(0, 2**63 - 1, size=(26, 32), dtype=np.int64).astype(np.uint64)
 
 
 @njit(cache=True, inline="always")
-def _all_home(b: np.ndarray) -> bool:
-    for i in range(7, 26):
-        if b[i] > 0:
-            return False
-    return True
+def _highest(b: np.ndarray, start: int) -> int:
+    """The mover's highest occupied cell at or below ``start`` (the bar is 25); 0 if none."""
+    p = start
+    while p > 0 and b[p] <= 0:
+        p -= 1
+    return p
 
 
 @njit(cache=True, inline="always")
-def _step_target(b: np.ndarray, src: int, die: int) -> int:
-    """Destination of moving one checker from ``src`` by ``die``; -1 if illegal."""
-    if b[src] <= 0:
-        return -1
-    if b[BAR] > 0 and src != BAR:
-        return -1
+def _target(b: np.ndarray, top: int, src: int, die: int) -> int:
+    """Destination of moving a checker from occupied ``src`` by ``die``; -1 if illegal.
+
+    ``top`` is the mover's highest occupied cell: all checkers are home when
+    it is at most 6, and a higher die bears off only from it. The caller
+    keeps to the bar while a checker is on it.
+    """
     dst = src - die
     if dst >= 1:
         return dst if b[dst] >= -1 else -1
-    if not _all_home(b):
+    if top > 6:
         return -1
-    if dst == 0:
+    if dst == 0 or src == top:
         return OFF
-    for i in range(src + 1, 7):  # a higher die bears off only from the highest point
-        if b[i] > 0:
-            return -1
-    return OFF
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -84,201 +99,242 @@ def _do_step(b: np.ndarray, src: int, dst: int) -> int:
     return 0
 
 
-@njit(cache=True)
-def _board_hash(b: np.ndarray) -> np.uint64:
-    h = np.uint64(1469598103934665603)
-    for i in range(26):
-        h = (h ^ np.uint64(b[i] + 16)) * np.uint64(1099511628211)
+@njit(cache=True, inline="always")
+def _undo_step(b: np.ndarray, src: int, dst: int, hit: int) -> None:
+    b[src] += 1
+    if dst == OFF:
+        return
+    if hit:
+        b[dst] = -1
+        b[0] += 1
+    else:
+        b[dst] -= 1
+
+
+@njit(cache=True, inline="always")
+def _step_key(b: np.ndarray, src: int, dst: int) -> np.uint64:
+    """How a step changes the Zobrist hash of ``b`` (taken before the step)."""
+    v = b[src]
+    h = _ZOBRIST[src, v + 16] ^ _ZOBRIST[src, v + 15]
+    if dst != OFF:
+        w = b[dst]
+        if w == -1:
+            h ^= _ZOBRIST[dst, 15] ^ _ZOBRIST[dst, 17] ^ _ZOBRIST[0, b[0] + 16] ^ _ZOBRIST[0, b[0] + 15]
+        else:
+            h ^= _ZOBRIST[dst, w + 16] ^ _ZOBRIST[dst, w + 17]
     return h
 
 
+@njit(cache=True, inline="always")
+def _emit(b: np.ndarray, after: np.ndarray, r: int) -> None:
+    """Row ``r`` of ``after``: ``b`` flipped to the opponent's view."""
+    for k in range(26):
+        after[r, k] = -b[25 - k]
+
+
 @njit(cache=True)
-def _grow(boards, steps, used):
-    n = boards.shape[0]
-    nb = np.empty((2 * n, 26), np.int8)
-    nb[:n] = boards
-    nu = np.empty(2 * n, np.int8)
-    nu[:n] = used
+def _grow(after, steps, over):
+    n = after.shape[0]
+    na = np.empty((2 * n, 26), np.int8)
+    na[:n] = after
+    no = np.empty(2 * n, np.bool_)
+    no[:n] = over
     if steps.shape[0] < n:  # not recording steps
-        return nb, steps, nu
+        return na, steps, no
     ns = np.empty((2 * n, MAX_STEPS, STEP_FIELDS), np.int8)
     ns[:n] = steps
-    return nb, ns, nu
+    return na, ns, no
 
 
 @njit(cache=True)
-def _candidates(board: np.ndarray, d1: int, d2: int, record: bool):
-    """Every reachable (board, steps) after playing as many dice as possible.
-
-    Returns boards, steps, used and the count of rows; all rows have the
-    maximal number of dice used, and for a single non-double die the higher
-    one when it can be played. Without ``record`` the steps are not kept.
-    """
-    boards = np.empty((64, 26), np.int8)
-    steps = np.full((64 if record else 1, MAX_STEPS, STEP_FIELDS), -1, np.int8)
-    used = np.zeros(64, np.int8)
+def _doubles(b, d, record, top, left):
+    """Every distinct result of a double: as many steps of ``d`` as possible, up to four."""
+    cap = 64
+    after = np.empty((cap, 26), np.int8)
+    steps = np.empty((cap if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
+    over = np.empty(cap, np.bool_)
     n = 0
     best = 0
-    cur = np.empty((MAX_STEPS + 1, 26), np.int8)
-    path = np.full((MAX_STEPS, STEP_FIELDS), -1, np.int8)
-    cur[0] = board
+    nxt = np.empty(MAX_STEPS + 1, np.int64)
+    path = np.empty((MAX_STEPS, STEP_FIELDS), np.int64)
+    tops = np.empty(MAX_STEPS, np.int64)
+    offs = 0
+    depth = 0
+    nxt[0] = top
+    while True:
+        low = BAR if b[BAR] > 0 else 1  # the bar first
+        if depth == MAX_STEPS or nxt[depth] < low:
+            if depth == 0:
+                break
+            depth -= 1
+            _undo_step(b, path[depth, 0], path[depth, 1], path[depth, 2])
+            if path[depth, 1] == OFF:
+                offs -= 1
+            top = tops[depth]
+            continue
+        src = nxt[depth]
+        nxt[depth] -= 1
+        if b[src] <= 0:
+            continue
+        dst = _target(b, top, src, d)
+        if dst < 0:
+            continue
+        tops[depth] = top
+        path[depth, 0] = src
+        path[depth, 1] = dst
+        path[depth, 2] = _do_step(b, src, dst)
+        if dst == OFF:
+            offs += 1
+        if src == top and b[src] == 0:
+            top = _highest(b, src)
+        depth += 1
+        if depth >= best:
+            if depth > best:
+                best = depth
+                n = 0
+            if n == cap:
+                after, steps, over = _grow(after, steps, over)
+                cap *= 2
+            _emit(b, after, n)
+            over[n] = offs == left
+            if record:
+                for i in range(MAX_STEPS):
+                    for f in range(STEP_FIELDS):
+                        steps[n, i, f] = path[i, f] if i < depth else -1
+            n += 1
+        if depth < MAX_STEPS:
+            nxt[depth] = min(src, top)
+    return after, steps, over, n
 
-    if d1 == d2:
-        # Doubles: depth-first with non-increasing source points, which reaches
-        # every distinct result exactly as an unordered choice of four steps.
-        nxt = np.empty(MAX_STEPS + 1, np.int64)
-        depth = 0
-        nxt[0] = BAR
-        while depth >= 0:
-            if depth == MAX_STEPS or nxt[depth] < 1:
-                depth -= 1
-                continue
-            src = nxt[depth]
-            nxt[depth] -= 1
-            dst = _step_target(cur[depth], src, d1)
-            if dst < 0:
-                continue
-            cur[depth + 1] = cur[depth]
-            hit = _do_step(cur[depth + 1], src, dst)
-            path[depth, 0] = src
-            path[depth, 1] = dst
-            path[depth, 2] = hit
-            d = depth + 1
-            if d >= best:
-                if d > best:
-                    best = d
-                    n = 0
-                if n == boards.shape[0]:
-                    boards, steps, used = _grow(boards, steps, used)
-                boards[n] = cur[d]
-                if record:
-                    steps[n] = -1
-                    steps[n, :d] = path[:d]
-                used[n] = d
-                n += 1
-            if d < MAX_STEPS:
-                depth = d
-                nxt[depth] = src
-        return boards, steps, used, n, best
 
+@njit(cache=True)
+def _two_dice(b, d1, d2, record, top, left):
+    """Every distinct result of two different dice: both if possible, else the higher if possible."""
     hi = max(d1, d2)
     lo = min(d1, d2)
-    # Two dice, both orders. played[s, t]: the high die from s, then the low one
-    # from t. The same two checker moves in the other order reach the same
-    # position (hits included), so the second order skips them.
-    played = np.zeros((BAR + 1, BAR + 1), np.bool_)
+    sources = 0
+    for p in range(1, BAR + 1):
+        if b[p] > 0:
+            sources += 1
+    # Each order plays at most ``sources`` first steps, each followed by at most
+    # ``sources + 1`` second ones (the first step may occupy a new point).
+    cap = 2 * sources * (sources + 1) + 1
+    after = np.empty((cap, 26), np.int8)
+    steps = np.empty((cap if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
+    over = np.empty(cap, np.bool_)
+    keys = np.empty(cap, np.uint64)
+    size = 16
+    while size < 2 * cap:
+        size *= 2
+    table = np.full(size, -1, np.int16)
+    # played[s] bit t: the high die from s, then the low one from t. The same two
+    # checker moves in the other order reach the same position (hits included),
+    # so the second order skips them.
+    played = np.zeros(BAR + 1, np.int64)
+    n = 0
     for order in range(2):
         a = hi if order == 0 else lo
         c = lo if order == 0 else hi
-        for s1 in range(BAR, 0, -1):
-            t1 = _step_target(cur[0], s1, a)
+        low = BAR if b[BAR] > 0 else 1
+        for s1 in range(top, low - 1, -1):
+            if b[s1] <= 0:
+                continue
+            t1 = _target(b, top, s1, a)
             if t1 < 0:
                 continue
-            cur[1] = cur[0]
-            h1 = _do_step(cur[1], s1, t1)
-            path[0, 0] = s1
-            path[0, 1] = t1
-            path[0, 2] = h1
-            for s2 in range(BAR, 0, -1):
-                if order == 1 and played[s2, s1]:
+            k1 = _step_key(b, s1, t1)
+            h1 = _do_step(b, s1, t1)
+            top1 = _highest(b, top)
+            low1 = BAR if b[BAR] > 0 else 1
+            for s2 in range(top1, low1 - 1, -1):
+                if b[s2] <= 0:
                     continue
-                t2 = _step_target(cur[1], s2, c)
+                if order == 1 and (played[s2] >> s1) & 1:
+                    continue
+                t2 = _target(b, top1, s2, c)
                 if t2 < 0:
                     continue
                 if order == 0:
-                    played[s1, s2] = True
-                if best < 2:
-                    best = 2
-                    n = 0
-                if n == boards.shape[0]:
-                    boards, steps, used = _grow(boards, steps, used)
-                boards[n] = cur[1]
-                h2 = _do_step(boards[n], s2, t2)
-                path[1, 0] = s2
-                path[1, 1] = t2
-                path[1, 2] = h2
-                if record:
-                    steps[n] = -1
-                    steps[n, :2] = path[:2]
-                used[n] = 2
-                n += 1
-    if best == 2:
-        return boards, steps, used, n, best
-    # Only one die can be played: the higher one if it can.
+                    played[s1] |= np.int64(1) << s2
+                key = k1 ^ _step_key(b, s2, t2)
+                h2 = _do_step(b, s2, t2)
+                slot = np.int64(key & np.uint64(size - 1))
+                fresh = True
+                while table[slot] >= 0:
+                    j = table[slot]
+                    if keys[j] == key:
+                        same = True
+                        for k in range(26):
+                            if after[j, k] != -b[25 - k]:
+                                same = False
+                                break
+                        if same:
+                            fresh = False
+                            break
+                    slot = (slot + 1) & (size - 1)
+                if fresh:
+                    table[slot] = n
+                    keys[n] = key
+                    _emit(b, after, n)
+                    over[n] = (t1 == OFF) + (t2 == OFF) == left
+                    if record:
+                        steps[n] = -1
+                        steps[n, 0, 0] = s1
+                        steps[n, 0, 1] = t1
+                        steps[n, 0, 2] = h1
+                        steps[n, 1, 0] = s2
+                        steps[n, 1, 1] = t2
+                        steps[n, 1, 2] = h2
+                    n += 1
+                _undo_step(b, s2, t2, h2)
+            _undo_step(b, s1, t1, h1)
+    if n > 0:
+        return after, steps, over, n
+    # Only one die can be played: the higher one if it can (one step from
+    # different points never reaches the same position).
     for die in (hi, lo):
-        for s1 in range(BAR, 0, -1):
-            t1 = _step_target(cur[0], s1, die)
+        low = BAR if b[BAR] > 0 else 1
+        for s1 in range(top, low - 1, -1):
+            if b[s1] <= 0:
+                continue
+            t1 = _target(b, top, s1, die)
             if t1 < 0:
                 continue
-            cur[1] = cur[0]
-            h1 = _do_step(cur[1], s1, t1)
-            if n == boards.shape[0]:
-                boards, steps, used = _grow(boards, steps, used)
-            boards[n] = cur[1]
+            h1 = _do_step(b, s1, t1)
+            _emit(b, after, n)
+            over[n] = (t1 == OFF) == left
             if record:
                 steps[n] = -1
                 steps[n, 0, 0] = s1
                 steps[n, 0, 1] = t1
                 steps[n, 0, 2] = h1
-            used[n] = 1
             n += 1
+            _undo_step(b, s1, t1, h1)
         if n > 0:
-            return boards, steps, used, n, 1
-    return boards, steps, used, 0, 0
+            break
+    return after, steps, over, n
 
 
 @njit(cache=True)
 def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
     """:func:`generate`, and :func:`generate_after` without ``record``."""
-    boards, steps, used, n, best = _candidates(board, d1, d2, record)
-    if n == 0:
-        after = np.empty((1, 26), np.int8)
-        for i in range(26):
-            after[0, i] = -board[25 - i]
-        out_steps = np.full((1 if record else 0, MAX_STEPS, STEP_FIELDS), -1, np.int8)
-        over = np.zeros(1, np.bool_)
-        return after, out_steps, over
-    # Exact de-duplication: open addressing on a hash, full compare on a match.
-    size = 1
-    while size < 2 * n:
-        size *= 2
-    table = np.full(size, -1, np.int64)
-    keep = np.zeros(n, np.bool_)
-    kept = 0
-    for i in range(n):
-        slot = np.int64(_board_hash(boards[i]) & np.uint64(size - 1))
-        while True:
-            j = table[slot]
-            if j < 0:
-                table[slot] = i
-                keep[i] = True
-                kept += 1
-                break
-            same = True
-            for k in range(26):
-                if boards[i, k] != boards[j, k]:
-                    same = False
-                    break
-            if same:
-                break
-            slot = (slot + 1) & (size - 1)
-    after = np.empty((kept, 26), np.int8)
-    out_steps = np.empty((kept if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
-    over = np.zeros(kept, np.bool_)
-    r = 0
-    for i in range(n):
-        if not keep[i]:
-            continue
-        left = 0
-        for k in range(26):
-            after[r, k] = -boards[i, 25 - k]
-            if boards[i, k] > 0:
-                left += boards[i, k]
-        over[r] = left == 0
+    b = board.copy()
+    left = 0  # the mover's checkers on the board
+    for k in range(1, BAR + 1):
+        if b[k] > 0:
+            left += b[k]
+    top = _highest(b, BAR)
+    if d1 == d2:
+        after, steps, over, n = _doubles(b, d1, record, top, left)
+    else:
+        after, steps, over, n = _two_dice(b, d1, d2, record, top, left)
+    if n == 0:  # the pass
+        _emit(b, after, 0)
+        over[0] = False
         if record:
-            out_steps[r] = steps[i]
-        r += 1
-    return after, out_steps, over
+            steps[0] = -1
+        return after[:1], steps[: 1 if record else 0], over[:1]
+    return after[:n], steps[: n if record else 0], over[:n]
 
 
 @njit(cache=True)
@@ -302,3 +358,27 @@ def generate(board: np.ndarray, d1: int, d2: int):
 def generate_after(board: np.ndarray, d1: int, d2: int):
     """:func:`generate` without the steps (an empty ``steps``): for searches that only need the resulting positions."""
     return _generate(board, d1, d2, False)
+
+
+@njit(cache=True)
+def legal_packed(board: np.ndarray, d1: int, d2: int):
+    """:func:`generate` in one array, for Python callers (each array returned to Python costs about a microsecond).
+
+    Returns ``(packed, n)``: ``packed[:n]`` is ``after``; the bytes after those
+    rows hold, for each play, its :data:`RECORD` bytes: the ``(4, 3)`` step
+    rows, then 1 if the game is over.
+    """
+    after, steps, over = _generate(board, d1, d2, True)
+    n = after.shape[0]
+    packed = np.empty((n + (n + 1) // 2, 26), np.int8)
+    packed[:n] = after
+    flat = packed.reshape(-1)
+    base = 26 * n
+    for i in range(n):
+        r = base + RECORD * i
+        for s in range(MAX_STEPS):
+            for f in range(STEP_FIELDS):
+                flat[r + STEP_FIELDS * s + f] = steps[i, s, f]
+        flat[r + RECORD - 1] = over[i]
+    flat[base + RECORD * n :] = 0  # the padding of an odd count
+    return packed, n
