@@ -208,3 +208,12 @@ def test_hint_command_reads_an_xgid(capsys):
     assert main(["hint", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["position_id"] == INITIAL and out["dice"] == [5, 2]
+
+
+def test_a_hint_in_the_crawford_game_gives_real_equities(bot):
+    from gammon.cube import CubeState
+
+    crawford = CubeState(match_length=5, score=(4, 2), crawford=True)
+    hints = hint_plays(bot, Position.initial(), (6, 1), 0, crawford)
+    assert len({round(h.equity, 6) for h in hints}) > 1 and not all(h.equity == -1.0 for h in hints)
+    assert hints[0].mwc > 0.5  # the 1-away leader, even position

@@ -78,7 +78,9 @@ def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
         ("99", "There is no play number 99"),
         ("resign lots", "Unknown resignation 'lots'"),
     ]
-    extras = [("moves", "legal plays of"), ("board", "Match ID"), ("help", "Commands:"), ("hint", " ranks the plays (")]
+    extras = [("moves", "legal plays of"), ("board", "Match ID"), ("help", "Commands:"),
+              # the in-game hint is gammon hint's: the match-winning chance in a match, a depth, bad words refused
+              ("hint", "(MWC "), ("hint 1", "td at 1-ply"), ("hint x", "Unknown hint 'x'")]
     first_board = child.expect([r"Position ID: \S+", pexpect.EOF])
     assert first_board == 0
     final = None

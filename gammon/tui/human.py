@@ -26,9 +26,12 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, TextIO
 
+from gammon.analysis.hint import cube_hint, format_plays, hint_plays
 from gammon.bots.base import Bot
+from gammon.bots.neural import NeuralBot
 from gammon.cube import CubeState
 from gammon.errors import GammonError
 from gammon.match import QuitMatch, Resignation, Table
@@ -53,7 +56,9 @@ HELP = """\
    double      offer a double (before you roll)
    take, pass  answer a double
    beaver      take and redouble at once, keeping the cube (money play with --beavers)
-   hint        the helper bot's ranked plays (or its cube advice)
+   hint [1|2] [all]  the helper bot's ranked plays, each with the five probabilities and the
+               equity (cubeful money, or EMG with the match-winning chance in a match), searched
+               0, 1 or 2 plies deep; before the roll or at a double, its cube analysis
    moves       list the legal plays, numbered
    board       draw the board again
    resign [single|gammon|backgammon]   offer to resign (when doubled: pass)
@@ -100,6 +105,7 @@ class HumanBot:
         self._helper_source = helper
         self._helper: Bot | None = None
         self._helper_loaded = False
+        self._cube: CubeState | None = None  # the match situation of the play being chosen, for hints
         self.show_board = show_board
         self.echo = echo
         #: 0 or 1 in the match; found from the names (or the first question) if not given.
@@ -164,7 +170,7 @@ class HumanBot:
                     self._say(f"Took back {taken}.")
                     self._board(entry.current(), dice, marks=self._entry_marks(entry))
             elif command == "hint":
-                self._hint_plays(position, dice)
+                self._hint_plays(position, dice, rest)
             elif command in ("double", "d"):
                 self._say("You can double only before you roll, when the cube is yours or in the middle.")
             elif command in ("take", "pass", "drop", "accept", "reject"):
@@ -205,7 +211,8 @@ class HumanBot:
             elif command in ("board", "b"):
                 self._board(position, None, force=True)
             elif command == "hint":
-                self._hint_cube(lambda bot: bot.offer_double(position, cube), "double", "not double (roll)")
+                self._hint_cube(lambda bot: bot.offer_double(position, cube), "double", "not double (roll)",
+                                position, cube, rest)
             elif command in ("moves", "m"):
                 self._say("Roll first: the legal plays depend on the dice.")
             elif command in ("take", "pass", "drop", "accept", "reject"):
@@ -254,7 +261,8 @@ class HumanBot:
             elif command in ("board", "b"):
                 self._board(position.flip(), None, force=True, viewer_off_roll=True)
             elif command == "hint":
-                self._hint_cube(lambda bot: bot.accept_double(position, cube), "take", "pass")
+                self._hint_cube(lambda bot: bot.accept_double(position, cube), "take", "pass",
+                                position, doubler_view(cube), rest)
             elif command in ("quit", "q", "exit"):
                 self._quit()
             else:
@@ -448,10 +456,25 @@ class HumanBot:
                 self._helper = None
         return self._helper
 
-    def _hint_plays(self, position: Position, dice: Dice) -> None:
+    def choose_match_play(self, position: Position, dice: Dice, cube: CubeState) -> Play:
+        """:meth:`choose_play`, remembering the match situation for ``hint``."""
+        self._cube = cube
+        return self.choose_play(position, dice)
+
+    def _hint_plays(self, position: Position, dice: Dice, rest: str = "") -> None:
         bot = self.helper()
         if bot is None:
             self._say("No hint bot is available.")
+            return
+        plies, show_all = _hint_options(rest)
+        if plies is None:
+            self._say(f"Unknown hint {rest.strip()!r}: hint, hint 1, hint 2 (the depth), or hint all.")
+            return
+        if isinstance(bot, NeuralBot):
+            hints = hint_plays(bot, position, dice, plies, self._cube)
+            self._say(f" {bot.name} at {plies}-ply:")
+            self._say(format_plays(hints, dice, self._cube, None if show_all else HINT_PAGE)
+                      + ("" if show_all or len(hints) <= HINT_PAGE else " (hint all lists them)"))
             return
         ranked = rank_plays(bot, position, dice)
         if ranked is None:
@@ -460,16 +483,47 @@ class HumanBot:
         label = "score" if not hasattr(bot, "rank_plays") and not hasattr(bot, "play_equities") else "equity"
         self._say(f" {bot.name} ranks the plays ({label}):")
         best = ranked[0][1]
-        for i, (play, value) in enumerate(ranked[:8], 1):
+        for i, (play, value) in enumerate(ranked if show_all else ranked[:HINT_PAGE], 1):
             diff = "" if i == 1 else f" ({value - best:+.3f})"
             self._say(f" {i:>3}. {str(play):<24} {value:+.3f}{diff}")
 
-    def _hint_cube(self, decide: Callable[[Bot], bool], yes: str, no: str) -> None:
+    def _hint_cube(self, decide: Callable[[Bot], bool], yes: str, no: str,
+                   position: Position | None = None, doubler: CubeState | None = None, rest: str = "") -> None:
+        """The cube advice: the full cube analysis of a network (``doubler``: the situation of the player
+        on roll in ``position``), else what the bot would do."""
         bot = self.helper()
         if bot is None:
             self._say("No hint bot is available.")
             return
+        plies, _ = _hint_options(rest)
+        if isinstance(bot, NeuralBot) and position is not None and doubler is not None and plies is not None:
+            from gammon.cli.hint import format_cube  # the cube analysis as `gammon cube` and `gammon hint` print it
+
+            self._say(format_cube(cube_hint(bot, position, plies, cube=doubler)))
         self._say(f" {bot.name} would {yes if decide(bot) else no}.")
+
+
+#: Plays a hint lists before ``hint all``.
+HINT_PAGE = 10
+
+
+def _hint_options(rest: str) -> tuple[int | None, bool]:
+    """``hint [0|1|2] [all]``: the depth (None when the words are not understood) and whether to list every play."""
+    plies, show_all = 0, False
+    for word in rest.lower().split():
+        if word in ("0", "1", "2"):
+            plies = int(word)
+        elif word == "all":
+            show_all = True
+        else:
+            return None, False
+    return plies, show_all
+
+
+def doubler_view(cube: CubeState) -> CubeState:
+    """The taker's cube situation seen from the doubler (who is on roll): score and owner swapped."""
+    swap = {"me": "opponent", "opponent": "me", "centre": "centre"}
+    return replace(cube, score=(cube.score[1], cube.score[0]), owner=swap[cube.owner])
 
 
 def _dice_text(plays: Sequence[Play]) -> str:
