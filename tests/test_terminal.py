@@ -80,7 +80,8 @@ def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
     ]
     extras = [("moves", "legal plays of"), ("board", "Match ID"), ("help", "Commands:"),
               # the in-game hint is gammon hint's: the match-winning chance in a match, a depth, bad words refused
-              ("hint", "(MWC "), ("hint 1", "td at 1-ply"), ("hint x", "Unknown hint 'x'")]
+              ("hint", "(MWC "), ("hint 1", "td at 1-ply"), ("hint x", "Unknown hint 'x'"),
+              ("analyse", "Chequerplay statistics")]
     first_board = child.expect([r"Position ID: \S+", pexpect.EOF])
     assert first_board == 0
     final = None
@@ -215,8 +216,9 @@ def test_two_players_share_one_terminal():
                           input="1\n\n" * 400, capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "player 1, move" in done.stdout and "player 2, move" in done.stdout
-    final = done.stdout.strip().splitlines()[-1]
+    final = next(line for line in done.stdout.splitlines() if line.startswith(" Final score: "))
     assert final.startswith(" Final score: player 1 ") and "Match won by player" in final
+    assert done.stdout.strip().splitlines()[-1].startswith(" How well did you play? gammon analyse ")
 
 
 def test_demo_with_no_delay_runs_straight_through(tmp_path):
@@ -466,3 +468,12 @@ def test_the_board_shows_score_cube_dice_and_ids():
     assert "Position ID: " + Position.from_checkers({1: 1}, {24: 1}).position_id() in board
     assert "Match ID   : " in board and "7-point match" in board and "Rolled 2-1" in board
     assert "Cube: 2" in board and "3 points" in board and "5 points" in board
+
+
+def test_a_finished_or_stopped_match_is_kept_as_a_mat_and_the_analysis_offered(tmp_path):
+    env = {**os.environ, "GAMMON_SAVES": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--opponent", "random", "--seed", "5", "--no-hint",
+                           "--no-color"], input="1\n\nquit\ny\n", capture_output=True, text=True, timeout=120, env=env)
+    kept = list(tmp_path.glob("match-*.mat"))
+    assert len(kept) == 1 and f"How well did you play? gammon analyse {kept[0]}" in done.stdout
+    assert read_mat(kept[0].read_text()).rules.match_length == 5

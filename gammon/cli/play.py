@@ -132,10 +132,15 @@ def run(args: argparse.Namespace) -> int:
     seated: list[Bot] = [Replay(p, i, script) for i, p in enumerate(players)] if saved else players
     match = Match(seated, dice, rules, observers=[narrate, keep, script], start=start, position=position)
     autosave.match = match
+    for human in humans:
+        human.record_source = lambda: match.record  # the in-game `analyse`
     if not saved:
         autosave.write()
         print(f" The match is saved after every move in {path}.", file=out)
-    run_match(match, out, setup.save, kept=str(path))
+    # the match is kept as a .mat beside its autosave (or where --save says), to analyse; a .mat cannot
+    # record a game started from a set position
+    kept_mat = str(path.with_suffix(".mat")) if position is None else None
+    run_match(match, out, setup.save or kept_mat, kept=str(path), offer_analysis=True)
     if autosave.error:
         print(f" {autosave.error}", file=out)
     return 0

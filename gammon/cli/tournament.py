@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -17,6 +19,7 @@ from gammon.tui.human import HumanBot
 from gammon.resign import with_resignations
 from gammon.settings import load_settings
 from gammon.tui.colour import painter, wants_colour
+from gammon.tui.saves import saves_dir
 from gammon.tui.session import Narrator, bot_seed, dice_for, run_match, stdin_pause, strongest_bot
 
 NAME = "tournament"
@@ -56,12 +59,16 @@ def play_tournament(
     if len(opponents) != len(lengths):
         raise CommandError(f"{len(opponents)} opponents for {len(lengths)} rounds")
     records: list[MatchRecord] = []
+    kept_folder = saves_dir() / f"tournament-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    if not save_dir:
+        kept_folder.mkdir(parents=True, exist_ok=True)
     for index, (bot, length) in enumerate(zip(opponents, lengths)):
         title = ROUND_NAMES[index] if len(lengths) == len(ROUND_NAMES) else f"Round {index + 1}"
         print(f"\n === {title}: a {length}-point match against {bot.name} ===", file=out, flush=True)
         match = Match([human, bot], dice, Rules(match_length=length), observers=observers)
-        path = str(Path(save_dir) / f"round-{index + 1}.mat") if save_dir else None
-        record = run_match(match, out, path)
+        folder = Path(save_dir) if save_dir else kept_folder
+        path = str(folder / f"round-{index + 1}.mat")
+        record = run_match(match, out, path, offer_analysis=True)
         records.append(record)
         if not record.finished:
             print(" Tournament stopped.", file=out, flush=True)

@@ -60,6 +60,7 @@ HELP = """\
                equity (cubeful money, or EMG with the match-winning chance in a match), searched
                0, 1 or 2 plies deep; before the roll or at a double, its cube analysis
    moves       list the legal plays, numbered
+   analyse     how well both sides have played so far (gammon analyse's table)
    board       draw the board again
    resign [single|gammon|backgammon]   offer to resign (when doubled: pass)
    help        this text
@@ -106,6 +107,8 @@ class HumanBot:
         self._helper: Bot | None = None
         self._helper_loaded = False
         self._cube: CubeState | None = None  # the match situation of the play being chosen, for hints
+        #: The match so far, for ``analyse`` (set by whoever runs the match).
+        self.record_source: Callable[[], Any] | None = None
         self.show_board = show_board
         self.echo = echo
         #: 0 or 1 in the match; found from the names (or the first question) if not given.
@@ -171,6 +174,8 @@ class HumanBot:
                     self._board(entry.current(), dice, marks=self._entry_marks(entry))
             elif command == "hint":
                 self._hint_plays(position, dice, rest)
+            elif command in ("analyse", "analyze"):
+                self._analyse()
             elif command in ("double", "d"):
                 self._say("You can double only before you roll, when the cube is yours or in the middle.")
             elif command in ("take", "pass", "drop", "accept", "reject"):
@@ -213,6 +218,8 @@ class HumanBot:
             elif command == "hint":
                 self._hint_cube(lambda bot: bot.offer_double(position, cube), "double", "not double (roll)",
                                 position, cube, rest)
+            elif command in ("analyse", "analyze"):
+                self._analyse()
             elif command in ("moves", "m"):
                 self._say("Roll first: the legal plays depend on the dice.")
             elif command in ("take", "pass", "drop", "accept", "reject"):
@@ -501,6 +508,20 @@ class HumanBot:
 
             self._say(format_cube(cube_hint(bot, position, plies, cube=doubler)))
         self._say(f" {bot.name} would {yes if decide(bot) else no}.")
+
+
+    def _analyse(self) -> None:
+        """The match so far judged by the hint network at 0-ply (``gammon analyse``'s table)."""
+        bot = self.helper()
+        if self.record_source is None or not isinstance(bot, NeuralBot):
+            self._say("Analysis needs the match and a network to judge it: not available here.")
+            return
+        from gammon.analysis import analyse_match
+
+        try:
+            self._say(analyse_match(self.record_source(), bot, 0).report(errors=False))
+        except GammonError as exc:
+            self._say(f"No analysis: {exc}")
 
 
 #: Plays a hint lists before ``hint all``.

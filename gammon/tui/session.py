@@ -111,10 +111,12 @@ def save(record: MatchRecord, path: str | None, out: TextIO) -> None:
     print(f" Saved the match to {path}", file=out, flush=True)
 
 
-def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str | None = None) -> MatchRecord:
+def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str | None = None,
+              offer_analysis: bool = False) -> MatchRecord:
     """Play ``match`` to the end (or until someone quits), report the score and save it.
 
-    ``kept`` names the autosave that an unfinished match can be resumed from.
+    ``kept`` names the autosave that an unfinished match can be resumed from;
+    ``offer_analysis`` ends with the command that analyses the saved match.
     """
     quit_early = False
     try:
@@ -131,6 +133,8 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str
     if kept and not record.finished:
         print(f" The match is saved in {kept}: 'gammon play --resume' continues it.", file=out, flush=True)
     save(record, save_path, out)
+    if offer_analysis and save_path and any(g.actions for g in record.games):
+        print(f" How well did you play? gammon analyse {save_path}", file=out, flush=True)
     return record
 
 
