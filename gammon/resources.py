@@ -23,6 +23,8 @@ from gammon.errors import GammonError
 
 #: The shipped network (what the bot spec ``"td"`` loads), in ``gammon.models``.
 SHIPPED_MODEL = "td.pt"
+#: Every shipped model by its bot spec (``"td2"``: the phase-net evaluator of ``configs/td2.toml``).
+SHIPPED_MODELS = {"td": SHIPPED_MODEL, "td2": "td2.pt"}
 
 
 class ResourceError(GammonError):
@@ -37,13 +39,15 @@ def _folder(package: str) -> Path:
     return folder
 
 
-def shipped_model_path() -> Path:
-    """The shipped network's file (it may be missing from a partial checkout).
+def shipped_model_path(spec: str = "td") -> Path:
+    """The file of the shipped model ``spec`` names (it may be missing from a partial checkout).
 
     :func:`gammon.bots.neural.shipped_model_path` is what ``"td"`` loads: this
     file unless the ``GAMMON_TD_MODEL`` environment variable names another.
     """
-    return _folder("gammon.models") / SHIPPED_MODEL
+    if spec not in SHIPPED_MODELS:
+        raise ResourceError(f"no shipped model {spec!r}: expected one of {', '.join(SHIPPED_MODELS)}")
+    return _folder("gammon.models") / SHIPPED_MODELS[spec]
 
 
 def recipes() -> list[str]:

@@ -22,8 +22,10 @@ Deeper searches first prune the plays with the 0-ply network (at most
 move filters). Cube decisions feed the network's probabilities to
 :func:`gammon.cube.decide`.
 
-``load_neural("td")`` loads the shipped model (``models/td.pt``); any other
-spec is a path to a model file written by ``gammon train``.
+``load_neural("td")`` loads the shipped model (``models/td.pt``),
+``load_neural("td2")`` the phase-net model (``models/td2.pt``: contact and
+race nets and the bear-off database, ``configs/td2.toml``); any other spec
+is a path to a model file written by ``gammon train``.
 """
 
 from __future__ import annotations
@@ -216,7 +218,14 @@ def load_neural(
     bot is deterministic. ``match_aware=0`` (``td:match_aware=0``) plays a
     match by cubeless equity, as in money play.
     """
-    path = shipped_model_path() if spec == "td" else Path(spec)
+    if spec == "td":
+        path = shipped_model_path()
+    elif spec == "td2":
+        path = resources.shipped_model_path("td2")
+        if not path.is_file():
+            raise ModelFileError(f"the shipped model {path} is missing")
+    else:
+        path = Path(spec)
     model = load_model_cached(path)
-    name = "td" if spec == "td" else Path(spec).stem
+    name = spec if spec in ("td", "td2") else Path(spec).stem
     return NeuralBot(model.evaluator(), int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))
