@@ -291,3 +291,23 @@ def test_the_escape_table_agrees_with_moving_by_the_rules_for_every_window():
     for w in range(4096):
         blocked = {12 - k for k in range(12) if (w >> k) & 1}
         assert ESCAPES_PAST[w] == _escapes_by_the_rules(blocked), f"window {w:012b}"
+
+
+def test_a_warm_start_into_more_hidden_units_plays_as_before(tmp_path):
+    from gammon.train.config import Config
+    from gammon.train.nets import Nets
+
+    arch = Architecture(hidden=8)
+    module = build_module(arch, seed=4)
+    save_model(tmp_path / "small.pt", module.state_dict(), arch, games_trained=1)
+    nets = Nets(Config(hidden=20, inputs=N_CONTACT_INPUTS, race_hidden=12))
+    nets.warm_start(load_model(tmp_path / "small.pt"))
+    old, new = Evaluator(weights_from_state(module.state_dict(), arch)), nets.evaluator()
+    assert new.contact.arch.hidden == 20 and new.race.arch.hidden == 12
+    position = Position.initial()
+    after, _, over = generate(position.board, 6, 1)
+    a, b = np.empty(len(after)), np.empty(len(after))
+    play_equities(position.board, after, over, old.kernel_args(), a)
+    play_equities(position.board, after, over, new.kernel_args(), b)
+    np.testing.assert_allclose(a, b, atol=2e-6)
+    assert np.abs(new.contact.w1[:, 8:]).sum() > 0  # the new units have incoming weights to learn from

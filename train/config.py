@@ -37,7 +37,7 @@ class Config:
     bearoff: bool = False
     """value pure bear-offs exactly from the one-sided bear-off database, in play and as training targets"""
     init_model: str = ""
-    """start a new run from the weights of this model file instead of random ones: same hidden units and activation; a 211-input contact net grows to 219 inputs with zero weights on the new ones (so it starts playing exactly as before), and a missing race net starts as a copy of the contact net when race_hidden equals hidden"""
+    """start a new run from the weights of this model file instead of random ones: same activation, at most as many inputs and hidden units; a net grows to the config's size playing exactly as before (zero weights on new inputs, new hidden units with zero outgoing weights), and a missing race net starts as a copy of the contact net"""
     optimizer: str = "adam"
     """adam or sgd"""
     learning_rate: float = 1e-3

@@ -67,17 +67,18 @@ class Nets:
         """Start from a model file's weights (see ``init_model`` in :class:`~gammon.train.config.Config`)."""
         where = f"init_model {model.path!r}"
         start = model.arch
-        if (start.hidden, start.activation) != (self.arch.hidden, self.arch.activation) or start.inputs > self.arch.inputs:
+        if start.activation != self.arch.activation or start.inputs > self.arch.inputs or start.hidden > self.arch.hidden:
             raise ConfigError(f"{where} has architecture {start.as_dict()}, the config asks for {self.arch.as_dict()}")
-        self.contact.load_state_dict(_widened(model.state_dict, self.arch.inputs))
+        self.contact.load_state_dict(_grown(model.state_dict, self.contact.state_dict()))
         if self.race is None:
             return
-        if model.race is not None and model.race.arch == self.race_arch:
-            self.race.load_state_dict(model.race_state_dict)
-        elif start.hidden == self.race_arch.hidden:  # the race net starts as the contact net, on the race net's inputs
-            self.race.load_state_dict({k: (v[:, :N_INPUTS] if k == "0.weight" else v) for k, v in model.state_dict.items()})
+        if model.race is not None and model.race.arch.hidden <= self.race_arch.hidden:
+            self.race.load_state_dict(_grown(model.race_state_dict, self.race.state_dict()))
+        elif start.hidden <= self.race_arch.hidden:  # the race net starts as the contact net, on the race net's inputs
+            contact = {k: (v[:, :N_INPUTS] if k == "0.weight" else v) for k, v in model.state_dict.items()}
+            self.race.load_state_dict(_grown(contact, self.race.state_dict()))
         else:
-            raise ConfigError(f"{where} has no race net of {self.race_arch.hidden} hidden units to start the race net from")
+            raise ConfigError(f"{where} has no race net of at most {self.race_arch.hidden} hidden units to start the race net from")
 
     def evaluator(self) -> Evaluator:
         """The current :class:`~gammon.net.Evaluator` (for self-play and evaluation)."""
@@ -110,13 +111,18 @@ class Nets:
         return Batch(values, parts)
 
 
-def _widened(state: dict, inputs: int) -> dict:
-    """A state dict whose first layer has ``inputs`` inputs, the new ones with zero weights."""
-    import torch
+def _grown(state: dict, fresh: dict) -> dict:
+    """``state`` (a trained net) grown to the shape of ``fresh`` (a new net's initial state), playing as before.
 
-    w = state["0.weight"]
-    if w.shape[1] == inputs:
-        return state
-    grown = torch.zeros((w.shape[0], inputs), dtype=w.dtype)
-    grown[:, : w.shape[1]] = w
-    return {**state, "0.weight": grown}
+    New inputs get zero weights. New hidden units keep ``fresh``'s incoming
+    weights and biases and get zero outgoing weights (Net2Net's
+    function-preserving widening), so they change nothing until they learn.
+    """
+    w1, b1, w2 = fresh["0.weight"].clone(), fresh["0.bias"].clone(), fresh["2.weight"].clone()
+    h, n = state["0.weight"].shape
+    w1[:h, :] = 0.0
+    w1[:h, :n] = state["0.weight"]
+    b1[:h] = state["0.bias"]
+    w2[:, :] = 0.0
+    w2[:, :h] = state["2.weight"]
+    return {"0.weight": w1, "0.bias": b1, "2.weight": w2, "2.bias": state["2.bias"].clone()}
