@@ -217,3 +217,27 @@ def test_a_hint_in_the_crawford_game_gives_real_equities(bot):
     hints = hint_plays(bot, Position.initial(), (6, 1), 0, crawford)
     assert len({round(h.equity, 6) for h in hints}) > 1 and not all(h.equity == -1.0 for h in hints)
     assert hints[0].mwc > 0.5  # the 1-away leader, even position
+
+
+def test_a_1_ply_rollout_of_a_bear_off_race_also_finds_the_exact_race_probabilities(bot):
+    position = Position.from_checkers({6: 2, 5: 1}, {19: 1, 20: 1})
+    exact = race_probabilities(position.board)
+    r = rollout(position, bot.evaluator, trials=648, seed=2, plies=1)
+    assert r.settings["plies"] == 1
+    assert abs(r.probabilities[0] - exact[0]) <= max(r.probabilities_ci[0], 0.01)
+
+
+def test_rollout_plays_each_trial_at_the_depth_asked(bot):
+    # The same dice at 0 and 1 ply: each trial is played by a different player, so the results differ somewhere
+    position = Position.initial()
+    shallow = rollout(position, bot.evaluator, trials=72, seed=4, truncate=6)
+    deep = rollout(position, bot.evaluator, trials=72, seed=4, truncate=6, plies=1)
+    assert shallow.settings["plies"] == 0 and deep.settings["plies"] == 1
+    assert not np.allclose(shallow.probabilities, deep.probabilities)
+
+
+def test_rollout_command_plies_option(capsys):
+    assert main(["rollout", INITIAL, "--trials", "36", "--truncate", "2", "--plies", "1", "--workers", "0"]) == 0
+    assert ", 1-ply, truncated at 2 plies" in capsys.readouterr().out
+    assert main(["rollout", INITIAL, "--plies", "5"]) != 0
+    assert "invalid --plies '5'" in capsys.readouterr().err

@@ -45,7 +45,7 @@ from collections import deque
 import numpy as np
 
 from gammon import runners
-from gammon.net import Evaluator
+from gammon.net import Evaluator, Weights
 from gammon.runners import Backend, Runner, RunnerError, Shared
 from gammon.train.selfplay import Game, SelfPlayer
 
@@ -99,7 +99,7 @@ class SelfPlayWorker:
 class UnitSource:
     """Self-play units on a runner, taken in order (see the module docstring)."""
 
-    def __init__(self, runner: Runner, weights: Evaluator, seed: int, start_games: int, unit_games: int,
+    def __init__(self, runner: Runner, weights: Evaluator | Weights, seed: int, start_games: int, unit_games: int,
                  inflight: int | None = None) -> None:
         self.runner = runner
         self.inflight = 2 * max(1, runner.workers) if inflight is None else inflight
@@ -108,7 +108,7 @@ class UnitSource:
         self.unit_games = unit_games
         self.seed = (int(seed), int(start_games))
         self.version = 0
-        self._weights = runner.share(weights.flat())
+        self._weights = runner.share(as_evaluator(weights).flat())
         self._versions: deque[int] = deque()  # the weights version of each unit submitted and not taken
         self._pending: deque[Game] = deque()
         self.lag = 0  # updates between the weights of the last unit taken and the learner's
@@ -129,9 +129,9 @@ class UnitSource:
                 self._pending.append(Game(b, int(p)))
         return [self._pending.popleft() for _ in range(n)]
 
-    def publish(self, weights: Evaluator) -> None:
+    def publish(self, weights: Evaluator | Weights) -> None:
         self.version += 1
-        self._weights = self.runner.share(weights.flat())
+        self._weights = self.runner.share(as_evaluator(weights).flat())
 
     def stats(self) -> dict[str, float]:
         """``staleness``: updates the last unit's weights were behind the learner's; the runner's counters."""
@@ -149,7 +149,12 @@ class UnitSource:
         self._versions.append(self.version)
 
 
-def open_source(backend: Backend, workers: int, weights: Evaluator, rng: np.random.Generator, *, seed: int,
+def as_evaluator(weights: Evaluator | Weights) -> Evaluator:
+    """An :class:`~gammon.net.Evaluator`; one net's weights play every position."""
+    return weights if isinstance(weights, Evaluator) else Evaluator(weights)
+
+
+def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rng: np.random.Generator, *, seed: int,
                 start_games: int, unit_games: int, inflight: int | None = None) -> InlineSource | UnitSource:
     """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
 
@@ -157,6 +162,7 @@ def open_source(backend: Backend, workers: int, weights: Evaluator, rng: np.rand
     """
     if unit_games < 1:
         raise RunnerError(f"invalid unit size {unit_games}: expected at least 1 game")
+    weights = as_evaluator(weights)
     if not backend.is_ray and workers == 0:
         return InlineSource(weights, rng)
     runner = runners.start(backend, SelfPlayWorker, (weights.layout(),), workers or None, spare=1)

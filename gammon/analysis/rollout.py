@@ -1,7 +1,8 @@
 """Monte Carlo rollouts with the network: a position before its roll, or each candidate play of a roll.
 
 Each trial plays the game out with the network choosing every play at 0-ply
-(:func:`gammon.engine.search.best_play`), for both sides, cubeless.
+(:func:`gammon.engine.search.best_play`), or at 1 or 2 plies as the neural
+bot searches (``plies``), for both sides, cubeless.
 
 * **Stratified dice**: trial ``k`` starts with roll ``k mod 36`` of the 36
   ordered rolls, and its second roll is roll ``(k // 36) mod 36``, so 1296
@@ -41,7 +42,8 @@ import numpy as np
 
 from gammon.engine.analysis import ROLLS
 from gammon.engine.network import evaluate_batch
-from gammon.engine.search import best_play
+from gammon.engine.network import play_equities
+from gammon.engine.search import best_play, deep_equities
 from gammon.net import Evaluator, Weights
 from gammon.outcomes import OUTPUTS, equity, flip, game_result, sanitize, won_probs
 from gammon.position import Dice, Position
@@ -109,6 +111,22 @@ class _Net:
         evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
         self.args = evaluator.kernel_args()
         self._p = np.empty((21, 5), np.float32)
+        self.plies = 0  # the depth the checker plays are chosen at (set per chunk)
+
+    def play(self, board: np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, bool]:
+        """The network's play of ``d1, d2`` at :attr:`plies`: the 0-ply best, or the best of the 8 best 0-ply
+        plays (within 0.16) searched 1 or 2 plies deep, as :class:`~gammon.bots.neural.NeuralBot` plays."""
+        after, over, i, _ = best_play(board, d1, d2, self.args)
+        if self.plies == 0 or after.shape[0] == 1 or over[i]:
+            return after[i], bool(over[i])
+        eq = np.empty(after.shape[0], np.float64)
+        play_equities(board, after, over, self.args, eq)
+        order = np.argsort(-eq, kind="stable")[:8]
+        keep = order[eq[order] >= eq.max() - 0.16]
+        deep = np.full(after.shape[0], -np.inf)
+        deep_equities(after, over, keep, self.plies, self.args, deep)
+        best = int(np.argmax(deep))
+        return after[best], bool(over[best])
 
     def on_roll(self, boards: np.ndarray) -> np.ndarray:
         """0-ply probabilities of the side on roll in each of ``boards`` ((n, 26), n <= 21)."""
@@ -127,8 +145,8 @@ def _turn(net: _Net, board: np.ndarray, roll: Dice, reduce: bool) -> tuple[np.nd
     """The network's play of ``roll``: (board after, game over, the mover's luck or None)."""
     d1, d2 = roll
     if not reduce:
-        after, over, i, _ = best_play(board, d1, d2, net.args)
-        return after[i], bool(over[i]), None
+        after, over = net.play(board, d1, d2)
+        return after, over, None
     rows, overs = [], []
     for (a, b), _ in ROLLS:
         after, over, i, _ = best_play(board, a, b, net.args)
@@ -143,7 +161,10 @@ def _turn(net: _Net, board: np.ndarray, roll: Dice, reduce: bool) -> tuple[np.nd
         if overs[r]:
             mine[r] = won_probs(int(game_result(boards[r])))
     thrown = _ROLL_INDEX[(max(d1, d2), min(d1, d2))]
-    luck = mine[thrown] - _WEIGHTS @ mine / 36.0
+    luck = mine[thrown] - _WEIGHTS @ mine / 36.0  # at 0-ply: its mean over the rolls is 0 whatever is played
+    if net.plies:
+        after, over = net.play(board, d1, d2)
+        return after, over, luck
     return boards[thrown], overs[thrown], luck
 
 
@@ -190,21 +211,24 @@ class RolloutWorker:
         self.net = _Net(evaluator)
 
     def run(self, payload: tuple) -> np.ndarray:
-        board, chunk, trials, seed, truncate, reduce = payload
+        board, chunk, trials, seed, truncate, reduce, plies = payload
+        self.net.plies = plies
         return run_chunk(self.net, np.frombuffer(board, np.int8).copy(), chunk, trials, seed, truncate, reduce)
 
 
 # -- rollouts ------------------------------------------------------------------------------
 
 
-def _check(trials: int, truncate: int, seed: int) -> None:
+def _check(trials: int, truncate: int, seed: int, plies: int = 0) -> None:
     for name, value, least in (("trials", trials, 1), ("truncate", truncate, 0), ("seed", seed, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"invalid {name} {value!r}: expected an integer of at least {least}")
+    if plies not in (0, 1, 2) or isinstance(plies, bool):
+        raise ValueError(f"invalid plies {plies!r}: expected 0, 1 or 2")
 
 
-def _settings(trials: int, truncate: int, seed: int, reduce: bool) -> dict:
-    return {"trials": trials, "truncate": truncate, "seed": seed, "variance_reduction": reduce, "plies": 0}
+def _settings(trials: int, truncate: int, seed: int, reduce: bool, plies: int = 0) -> dict:
+    return {"trials": trials, "truncate": truncate, "seed": seed, "variance_reduction": reduce, "plies": plies}
 
 
 def rollout_plays(
@@ -217,17 +241,21 @@ def rollout_plays(
     truncate: int = 0,
     seed: int = 0,
     variance_reduction: bool = True,
+    plies: int = 0,
     runner=None,
     progress: Callable[[int], None] | None = None,
 ) -> list[RolloutResult]:
     """Roll out ``position`` before its roll (``dice`` None: one result, for the player on roll) or each play of
     ``candidates`` (legal plays of ``dice``; default all) for the player who moves, best first.
 
-    ``runner`` is a :mod:`gammon.runners` runner of :class:`RolloutWorker`
-    (None: this process); ``progress`` is called with the trials of each chunk done.
+    ``plies`` (0, 1, 2) is the depth every checker play of the trials is
+    chosen at (the luck estimate stays at 0-ply: its mean over the rolls is
+    zero whatever is played, so it still removes only noise). ``runner`` is
+    a :mod:`gammon.runners` runner of :class:`RolloutWorker` (None: this
+    process); ``progress`` is called with the trials of each chunk done.
     """
-    _check(trials, truncate, seed)
-    settings = _settings(trials, truncate, seed, variance_reduction)
+    _check(trials, truncate, seed, plies)
+    settings = _settings(trials, truncate, seed, variance_reduction, plies)
     if dice is None:
         if position.is_game_over():
             raise ValueError(f"position {position.position_id()} is a finished game")
@@ -236,7 +264,7 @@ def rollout_plays(
         plays = list(position.legal_plays(dice)) if candidates is None else list(candidates)
         starts, labels = [position.apply(p) for p in plays], [str(p) for p in plays]
     chunks = -(-trials // CHUNK)
-    payloads = [(bytes(np.ascontiguousarray(s.board, np.int8)), c, trials, seed, truncate, variance_reduction)
+    payloads = [(bytes(np.ascontiguousarray(s.board, np.int8)), c, trials, seed, truncate, variance_reduction, plies)
                 for s in starts if not s.is_game_over() for c in range(chunks)]
     if runner is None:
         worker = RolloutWorker(weights)

@@ -7,15 +7,16 @@ import json
 import sys
 
 from gammon import runners
+from gammon.runners import add_backend_arguments, backend_from_args
 from gammon.analysis.rollout import CHUNK, RolloutResult, RolloutWorker, rollout_plays
 from gammon.cli import CommandError
-from gammon.cli._analysis import load_network, read_position
+from gammon.cli._analysis import check_plies, load_network, read_position
 from gammon.cli._util import parse_dice
 from gammon.outcomes import equity as cubeless_equity
 
 NAME = "rollout"
 HELP = ("Monte Carlo rollout of a position (before the roll) or of the best plays of a roll (--dice), "
-        "played by the network at 0-ply, with 95% confidence intervals")
+        "played by the network at 0, 1 or 2 plies, with 95% confidence intervals")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default="0", metavar="S", help="seed of the dice after the first two rolls (default 0)")
     parser.add_argument("--workers", default=None, metavar="W",
                         help="worker processes (default one per CPU; 0: this process); results do not depend on it")
+    parser.add_argument("--plies", default="0", metavar="K",
+                        help="the depth every checker play of the trials is chosen at: 0, 1 or 2 (default 0)")
+    add_backend_arguments(parser)
     parser.add_argument("--no-variance-reduction", action="store_true",
                         help="do not subtract the network's luck estimate at each turn")
     parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (shipped, default) or a model file")
@@ -52,6 +56,18 @@ def run(args: argparse.Namespace) -> int:
     seed = _count(args.seed, "--seed", 0)
     workers = None if args.workers is None else _count(args.workers, "--workers", 0)
     candidates = _count(args.candidates, "--candidates", 0)
+    plies = check_plies(args.plies)
+    backend = backend_from_args(args)
+    if not backend.is_ray:
+        return _run(args, trials, truncate, seed, workers, candidates, plies, backend)
+    from gammon.runners.ray import ray_session
+
+    with ray_session(backend):
+        return _run(args, trials, truncate, seed, workers, candidates, plies, backend)
+
+
+def _run(args: argparse.Namespace, trials: int, truncate: int, seed: int, workers: int | None, candidates: int,
+         plies: int, backend) -> int:
     position, match = read_position(args.position, args.match_id)
     dice = parse_dice(args.dice) if args.dice is not None else None
     bot = load_network(args.bot)
@@ -65,9 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     with tqdm(total=live * trials, desc="rollout", unit="trial", file=sys.stderr, leave=False) as bar, \
-            runners.start(runners.LOCAL, RolloutWorker, (bot.evaluator,), workers, most=max(1, units)) as runner:
+            runners.start(backend, RolloutWorker, (bot.evaluator,), workers, most=max(1, units)) as runner:
         results = rollout_plays(position, bot.evaluator, dice, plays, trials=trials, truncate=truncate, seed=seed,
-                                variance_reduction=not args.no_variance_reduction, runner=runner, progress=bar.update)
+                                variance_reduction=not args.no_variance_reduction, plies=plies, runner=runner,
+                                progress=bar.update)
     settings = results[0].settings
     if args.json:
         out = {"position_id": position.position_id(), "match_id": match.match_id() if match else None,
@@ -84,7 +101,8 @@ def format_rollout(results: list[RolloutResult], position_id: str, dice, setting
     cut = f"truncated at {settings['truncate']} plies" if settings["truncate"] else "played to the end"
     vr = "variance reduction (0-ply luck)" if settings["variance_reduction"] else "no variance reduction"
     lines = [
-        f"Rollout of {what} {position_id}: {settings['trials']} trials, seed {settings['seed']}, 0-ply, {cut}, {vr}",
+        f"Rollout of {what} {position_id}: {settings['trials']} trials, seed {settings['seed']}, "
+        f"{settings.get('plies', 0)}-ply, {cut}, {vr}",
         "Cubeless money equities and probabilities of the player who moves; 95% intervals below each row",
         f"{'':<4}{'':<28} {'Win':>6} {'W(g)':>6} {'W(bg)':>6} {'L':>6} {'L(g)':>6} {'L(bg)':>6}   {'Equity':>7}",
     ]
