@@ -133,7 +133,7 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str
     if kept and not record.finished:
         print(f" The match is saved in {kept}: 'gammon play --resume' continues it.", file=out, flush=True)
     save(record, save_path, out)
-    if offer_analysis and save_path and any(g.actions for g in record.games):
+    if offer_analysis and save_path and any(a.kind == "move" for g in record.games for a in g.actions):
         print(f" How well did you play? gammon analyse {save_path}", file=out, flush=True)
     return record
 
