@@ -105,6 +105,16 @@ def lost_probs(points: int) -> np.ndarray:
     return np.array([0.0, 0.0, 0.0, float(points >= 2), float(points >= 3)], np.float32)
 
 
+@njit(cache=True, inline="always")
+def lost_into(points, out) -> None:
+    """:func:`lost_probs` of ``points`` written into ``out`` (five), for compiled code."""
+    out[0] = 0.0
+    out[1] = 0.0
+    out[2] = 0.0
+    out[3] = 1.0 if points >= 2 else 0.0
+    out[4] = 1.0 if points >= 3 else 0.0
+
+
 def flip(p: np.ndarray) -> np.ndarray:
     """The same outcome distribution seen by the other side (float64).
 

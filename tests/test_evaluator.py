@@ -311,3 +311,13 @@ def test_a_warm_start_into_more_hidden_units_plays_as_before(tmp_path):
     play_equities(position.board, after, over, new.kernel_args(), b)
     np.testing.assert_allclose(a, b, atol=2e-6)
     assert np.abs(new.contact.w1[:, 8:]).sum() > 0  # the new units have incoming weights to learn from
+
+
+def test_a_finished_board_is_valued_as_the_losers_exact_outcome():
+    from gammon.engine.network import evaluate_batch
+
+    # Given the loser on roll with all 15 checkers home and none off: the winner has borne off, a gammon
+    finished = board({p: 3 for p in range(1, 6)}, {}).reshape(1, 26)
+    out = np.empty((1, 5), np.float32)
+    evaluate_batch(finished, FULL.kernel_args(), out)
+    assert out[0].tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]

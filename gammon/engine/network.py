@@ -38,7 +38,7 @@ from gammon.bearoff.kernels import race_into, sides
 from gammon.engine.analysis import in_contact
 from gammon.engine.cache import cross_file
 from gammon.engine.encoding import N_INPUTS, N_RAW, encode_into, extra_inputs, global_inputs, unit_value
-from gammon.outcomes import game_result, mover_equity
+from gammon.outcomes import game_result, lost_into, mover_equity
 
 #: Position classes of :func:`position_class`.
 CONTACT, RACE, BEAROFF = 0, 1, 2
@@ -152,21 +152,11 @@ def evaluate_batch(boards, ev, out) -> None:
     get the exact outcome of the side on roll, the loser (0, 0, 0, lose gammon, lose backgammon)."""
     x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
     for k in range(boards.shape[0]):
-        b = boards[k]
-        done = True
-        for p in range(1, 26):
-            if b[p] > 0:
-                done = False
-                break
-        if done:
-            points = game_result(b)
-            out[k, 0] = 0.0
-            out[k, 1] = 0.0
-            out[k, 2] = 0.0
-            out[k, 3] = 1.0 if points >= 2 else 0.0
-            out[k, 4] = 1.0 if points >= 3 else 0.0
+        points = game_result(boards[k])
+        if points:
+            lost_into(points, out[k])
         else:
-            evaluate_into(b, ev, x, out[k])
+            evaluate_into(boards[k], ev, x, out[k])
 
 
 @cross_file
@@ -333,12 +323,7 @@ def play_probabilities(board, after, over, ev, out):
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
-            points = game_result(b)
-            out[c, 0] = 0.0
-            out[c, 1] = 0.0
-            out[c, 2] = 0.0
-            out[c, 3] = 1.0 if points >= 2 else 0.0
-            out[c, 4] = 1.0 if points >= 3 else 0.0
+            lost_into(game_result(b), out[c])
             continue
         _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x)
         for k in range(5):
