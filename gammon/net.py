@@ -171,6 +171,11 @@ class Evaluator:
             parts.append("bear-off database")
         return " + ".join(parts)
 
+    @classmethod
+    def of(cls, evaluator: Evaluator | Weights) -> Evaluator:
+        """``evaluator`` itself, or one net's weights as an evaluator that plays every position with them."""
+        return evaluator if isinstance(evaluator, Evaluator) else cls(evaluator)
+
     def layout(self) -> dict[str, Any]:
         """What :meth:`from_flat` needs besides the numbers: the nets' architectures and the bear-off flag."""
         return {"contact": self.contact.arch.as_dict(), "race": None if self.race is None else self.race.arch.as_dict(),

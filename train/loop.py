@@ -98,11 +98,8 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
         rng.bit_generator.state = state["rng_numpy"]
         torch.set_rng_state(state["rng_torch"])
 
-    def current_weights():
-        return nets.evaluator()
-
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
-    played = current_weights()
+    played = nets.evaluator()
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
 
@@ -167,7 +164,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            played = current_weights()
+            played = nets.evaluator()
             source.publish(played)
 
             games += len(batch)

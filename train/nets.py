@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gammon.engine.encoding import N_INPUTS, encode_batch
-from gammon.engine.network import BEAROFF, RACE, evaluate_classes
+from gammon.engine.network import CONTACT, RACE, evaluate_classes
 from gammon.net import Architecture, Evaluator, Model, build_module, weights_from_state
 from gammon.train.config import Config, ConfigError
 
@@ -98,9 +98,8 @@ class Nets:
         values = np.empty((boards.shape[0], 5), np.float32)
         evaluate_classes(boards, ev, classes, values)  # the database's values for pure bear-offs
         parts = []
-        race_rows = np.flatnonzero(classes == RACE) if self.race is not None else np.empty(0, np.int64)
-        contact_rows = np.flatnonzero((classes != BEAROFF) & (classes != RACE)) if self.race is not None else \
-            np.flatnonzero(classes != BEAROFF)
+        # ``ev`` is these nets' evaluator: it classes a position RACE only when there is a race net
+        contact_rows, race_rows = np.flatnonzero(classes == CONTACT), np.flatnonzero(classes == RACE)
         for rows, module, inputs in ((contact_rows, self.contact, self.arch.inputs), (race_rows, self.race, N_INPUTS)):
             if rows.size == 0:
                 continue

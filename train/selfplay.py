@@ -96,7 +96,7 @@ class SelfPlayer:
 
     @evaluator.setter
     def evaluator(self, evaluator: Evaluator | Weights) -> None:
-        self._evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
+        self._evaluator = Evaluator.of(evaluator)
         self._ev = self._evaluator.kernel_args()
 
     def play(self, rng: np.random.Generator) -> Game:

@@ -108,7 +108,7 @@ class UnitSource:
         self.unit_games = unit_games
         self.seed = (int(seed), int(start_games))
         self.version = 0
-        self._weights = runner.share(as_evaluator(weights).flat())
+        self._weights = runner.share(Evaluator.of(weights).flat())
         self._versions: deque[int] = deque()  # the weights version of each unit submitted and not taken
         self._pending: deque[Game] = deque()
         self.lag = 0  # updates between the weights of the last unit taken and the learner's
@@ -131,7 +131,7 @@ class UnitSource:
 
     def publish(self, weights: Evaluator | Weights) -> None:
         self.version += 1
-        self._weights = self.runner.share(as_evaluator(weights).flat())
+        self._weights = self.runner.share(Evaluator.of(weights).flat())
 
     def stats(self) -> dict[str, float]:
         """``staleness``: updates the last unit's weights were behind the learner's; the runner's counters."""
@@ -149,11 +149,6 @@ class UnitSource:
         self._versions.append(self.version)
 
 
-def as_evaluator(weights: Evaluator | Weights) -> Evaluator:
-    """An :class:`~gammon.net.Evaluator`; one net's weights play every position."""
-    return weights if isinstance(weights, Evaluator) else Evaluator(weights)
-
-
 def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rng: np.random.Generator, *, seed: int,
                 start_games: int, unit_games: int, inflight: int | None = None) -> InlineSource | UnitSource:
     """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
@@ -162,10 +157,9 @@ def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rn
     """
     if unit_games < 1:
         raise RunnerError(f"invalid unit size {unit_games}: expected at least 1 game")
-    weights = as_evaluator(weights)
     if not backend.is_ray and workers == 0:
         return InlineSource(weights, rng)
-    runner = runners.start(backend, SelfPlayWorker, (weights.layout(),), workers or None, spare=1)
+    runner = runners.start(backend, SelfPlayWorker, (Evaluator.of(weights).layout(),), workers or None, spare=1)
     try:
         return UnitSource(runner, weights, seed, start_games, unit_games, inflight)
     except BaseException:

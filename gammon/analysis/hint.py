@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gammon.analysis.value import Scale, play_values
 from gammon.bots.neural import NeuralBot
 from gammon.cube import CubeDecision, CubeState, decide, owner_seen_by, position_efficiency
 from gammon.ids import MatchState
@@ -128,8 +129,6 @@ def hint_plays(bot: NeuralBot, position: Position, dice: Dice, plies: int = 0, c
             values, depth = np.where(searched, deep, shallow), np.where(searched, plies, 0)
         measure, scale = "cubeless", None
     else:
-        from gammon.analysis.value import Scale, play_values
-
         plays, values, depth = play_values(bot, position, dice, cube, plies, prune=bot.prune, margin=bot.margin)
         measure, scale = "emg", Scale.of(cube) if cube.match_length else None
     # The searched plays first, each group by equity; ties keep the order of the legal plays.

@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gammon.bots.neural import searched_equities
 from gammon.engine.analysis import ROLLS
 from gammon.engine.network import evaluate_batch
-from gammon.engine.network import play_equities
-from gammon.engine.search import best_play, deep_equities
+from gammon.engine.search import best_play
 from gammon.net import Evaluator, Weights
 from gammon.outcomes import OUTPUTS, equity, flip, game_result, sanitize, won_probs
 from gammon.position import Dice, Position
@@ -108,8 +108,7 @@ class _Net:
     """The evaluator and scratch buffer of one process's trials."""
 
     def __init__(self, evaluator: Evaluator | Weights) -> None:
-        evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
-        self.args = evaluator.kernel_args()
+        self.args = Evaluator.of(evaluator).kernel_args()
         self._p = np.empty((21, 5), np.float32)
         self.plies = 0  # the depth the checker plays are chosen at (set per chunk)
 
@@ -119,13 +118,7 @@ class _Net:
         after, over, i, _ = best_play(board, d1, d2, self.args)
         if self.plies == 0 or after.shape[0] == 1 or over[i]:
             return after[i], bool(over[i])
-        eq = np.empty(after.shape[0], np.float64)
-        play_equities(board, after, over, self.args, eq)
-        order = np.argsort(-eq, kind="stable")[:8]
-        keep = order[eq[order] >= eq.max() - 0.16]
-        deep = np.full(after.shape[0], -np.inf)
-        deep_equities(after, over, keep, self.plies, self.args, deep)
-        best = int(np.argmax(deep))
+        best = int(np.argmax(searched_equities(board, after, over, self.args, self.plies)))
         return after[best], bool(over[best])
 
     def on_roll(self, boards: np.ndarray) -> np.ndarray:

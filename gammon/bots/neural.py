@@ -69,7 +69,7 @@ class NeuralBot:
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
         refresh()
-        self.evaluator = evaluator if isinstance(evaluator, Evaluator) else Evaluator(evaluator)
+        self.evaluator = Evaluator.of(evaluator)
         self.plies = plies
         self.prune = prune
         self.margin = margin
@@ -93,16 +93,7 @@ class NeuralBot:
         plays = position.legal_plays(dice)
         after = plays.after
         over = (after >= 0).all(axis=1)
-        eq = np.empty(len(plays), np.float64)
-        play_equities(position.board, after, over, self._net, eq)
-        if plies == 0 or len(plays) == 1:
-            return list(plays), eq
-        best = eq.max()
-        order = np.argsort(-eq, kind="stable")[: self.prune]
-        keep = order[eq[order] >= best - self.margin]
-        deep = np.full(len(plays), -np.inf)
-        deep_equities(after, over, keep, plies, self._net, deep)
-        return list(plays), deep
+        return list(plays), searched_equities(position.board, after, over, self._net, plies, self.prune, self.margin)
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays, eq = self.play_equities(position, dice)
@@ -179,6 +170,25 @@ class NeuralBot:
         # ``position`` has the doubler on roll.
         probs = self.probabilities(position, min(self.plies, 1))
         return cube_decision(probs, position, cube, deciding_on_roll=False).response in ("take", "beaver")
+
+
+def searched_equities(board: np.ndarray, after: np.ndarray, over: np.ndarray, ev: tuple, plies: int,
+                      prune: int = 8, margin: float = 0.16) -> np.ndarray:
+    """The mover's equity after each of a roll's plays ``after`` (``over``: game-ending) on ``board``, ``plies`` deep.
+
+    0-ply: every play by the incremental evaluation. 1 and 2 plies: the
+    ``prune`` best 0-ply plays within ``margin`` of the best searched deeper
+    (GNU Backgammon's move filter), the others -inf. ``ev``: the kernels' evaluator tuple.
+    """
+    eq = np.empty(after.shape[0], np.float64)
+    play_equities(board, after, over, ev, eq)
+    if plies == 0 or after.shape[0] == 1:
+        return eq
+    order = np.argsort(-eq, kind="stable")[:prune]
+    keep = order[eq[order] >= eq.max() - margin]
+    deep = np.full(after.shape[0], -np.inf)
+    deep_equities(after, over, keep, plies, ev, deep)
+    return deep
 
 
 # -- loading ------------------------------------------------------------------------------
