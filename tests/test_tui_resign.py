@@ -118,3 +118,13 @@ def test_resign_at_the_take_prompt_passes():
     text = out.getvalue()
     assert "Passing gives up only 2 points; resigning a gammon would give up 4 points" in text
     assert "Resigning a single game when doubled is passing: ann passes, giving up 2 points." in text
+
+
+def test_hint_at_the_take_prompt_gives_the_cube_analysis_and_asks_again():
+    from gammon.bots.neural import load_neural
+
+    out = io.StringIO()
+    me = HumanBot("ann", input=io.StringIO("hint\ntake\n"), output=out, show_board=False, helper=load_neural("td"))
+    assert me.accept_double(Position.initial(), CubeState()) is True
+    text = out.getvalue()
+    assert "Cubeful equities:" in text and "td would take." in text

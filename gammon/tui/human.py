@@ -239,7 +239,8 @@ class HumanBot:
         answers = "take, beaver or pass" if beavers else "take or pass"
         while True:
             line = self._ask(f"{doubler} doubles to {cube.cube * 2}. {self.name}, {answers}? ")
-            command = line.partition(" ")[0].lower()
+            word, _, rest = line.partition(" ")
+            command = word.lower()
             if command in ("take", "t", "accept", "yes", "y"):
                 return True
             if command in ("beaver", "bv"):
@@ -251,7 +252,7 @@ class HumanBot:
             if command in ("pass", "p", "drop", "reject", "no", "n"):
                 return False
             if command == "resign":
-                word = line.partition(" ")[2].strip().lower()
+                word = rest.strip().lower()
                 value = _RESIGN_WORDS.get(word)
                 if value is None:
                     self._say(f"Unknown resignation {word!r}: resign single, resign gammon or resign backgammon.")
