@@ -121,12 +121,14 @@ def test_each_level_has_its_own_weight_table_naming_known_terms():
 
 
 def test_each_level_knows_every_term_of_the_level_below():
-    for lower, upper in zip(range(1, 5), range(2, 6)):
+    for lower, upper in zip(range(2, 5), range(3, 6)):
         missing = set(LEVELS[lower].weights) - set(LEVELS[upper].weights)
         assert not missing, f"level {upper} forgets {missing}"
-    # the beginner knows level 2's terms but minds its blots only half as much
-    assert LEVELS[1].weights.keys() == LEVELS[2].weights.keys()
+    # the beginner knows level 2's terms but minds its blots less, and has one worry of its own:
+    # back checkers behind a strong board (without it, level 2 backgammoned it in 1 game of 8)
+    assert LEVELS[1].weights.keys() == LEVELS[2].weights.keys() | {"gammon_risk"}
     assert LEVELS[2].weights["blots"] < LEVELS[1].weights["blots"] < 0
+    assert LEVELS[1].weights["gammon_risk"] < 0
     assert LEVELS[1].noise > LEVELS[2].noise > LEVELS[3].noise > LEVELS[4].noise == 0
     assert LEVELS[5].lookahead > 0 and LEVELS[5].reply_level == 4
 

@@ -10,7 +10,8 @@ from gammon.dice import SeededDice
 
 
 def test_level1_loses_to_level2_by_about_a_point_a_game_and_is_rarely_backgammoned():
-    # 200 cubeless duplicate games, seed 11 (gammon eval level2 level1 --games 2000 --seed 11 gives +0.79).
+    # 200 cubeless duplicate games, seed 11 (gammon eval level2 level1 --games 2000 --seed 11 gives +0.71,
+    # with level 1 backgammoned in 5.3% of the games).
     points = []
     for pair in range(100):
         for swapped in (False, True):
@@ -19,7 +20,7 @@ def test_level1_loses_to_level2_by_about_a_point_a_game_and_is_rarely_backgammon
             points.append(-outcome.points if swapped else outcome.points)
     points = np.array(points)
     assert 0.3 < points.mean() < 1.2
-    assert (points == 3).mean() < 0.25  # level 1 was backgammoned in 3 games of 4
+    assert (points == 3).mean() < 0.10  # level 1 was backgammoned in 3 games of 4, then in 1 of 8
     assert (points < 0).mean() > 0.15  # and it wins some
 
 

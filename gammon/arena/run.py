@@ -77,8 +77,9 @@ def play_pairs(runner: Runner, pairs: int, progress: Callable[[int], None] = lam
     caller that is interrupted keeps the whole pairs of the chunks done.
     """
     records = [] if records is None else records
-    for done in runner.map(chunks(pairs, runner.workers), lambda done: progress(len(done))):
-        records.extend(done)
+    for done in runner.map(chunks(pairs, runner.workers)):
+        records.extend(done)  # kept before it is shown: a Ctrl-C after the bar moves keeps what it counted
+        progress(len(done))
     return records
 
 
