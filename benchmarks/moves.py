@@ -237,8 +237,6 @@ def hint_equities(position: Position, dice: tuple[int, int], hint: list[tuple[st
 
 
 def make(args: argparse.Namespace) -> int:
-    import gnubg_nn
-
     t = time.perf_counter()
     picked, games, disagree = self_play_decisions(args.decisions, args.seed, args.rate)
     print(f"# {len(picked)} decisions from {games} games in {time.perf_counter() - t:.0f} s; "

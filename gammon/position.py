@@ -8,7 +8,7 @@ from typing import overload
 import numpy as np
 
 from gammon.engine import movegen
-from gammon.engine.analysis import ROLLS
+from gammon.engine.analysis import ROLLS  # noqa: F401 (part of this module's API: gammon.position.ROLLS)
 from gammon.errors import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidPositionIdError
 from gammon.ids import decode_position_id, encode_position_id
 from gammon.outcomes import game_result

@@ -6,8 +6,9 @@ import argparse
 import json
 from dataclasses import asdict
 
+from gammon.analysis.hint import format_cube_decision
 from gammon.cli import CommandError
-from gammon.cube import CONTACT_EFFICIENCY, CubeDecision, decide, race_efficiency
+from gammon.cube import CONTACT_EFFICIENCY, decide, race_efficiency
 from gammon.met import load_met
 
 NAME = "cube"
@@ -71,55 +72,10 @@ def run(args: argparse.Namespace) -> int:
         result = asdict(decision) | {"cube_available": decision.cube_available, "equity": decision.equity}
         print(json.dumps({"input": {"probs": probs, **situation}, "decision": result}, indent=2))
     else:
-        print(format_hint(decision, probs, match_length, tuple(score), cube, args.owner, args.crawford, digits))
+        print(format_cube_decision(decision, probs, match_length, tuple(score), cube, args.owner, args.crawford, digits))
     return 0
 
 
-def format_hint(
-    decision: CubeDecision,
-    probs: list[float],
-    match_length: int,
-    score: tuple[int, ...],
-    cube: int,
-    owner: str,
-    crawford: bool,
-    digits: int = 3,
-) -> str:
-    """The decision laid out like GNU Backgammon's cube hint."""
-
-    def eq(value: float) -> str:
-        return f"{value:+.{digits}f}"
-
-    p, wg, wbg, lg, lbg = probs
-    where = "centred" if owner == "centre" else f"owned by {owner}"
-    if match_length:
-        game = "Crawford game" if crawford else "match"
-        header = f"Cube analysis: {match_length}-point {game}, score {score[0]}-{score[1]}, cube {cube} {where}"
-        money = 2 * p - 1 + wg + wbg - lg - lbg
-        cubeless = f"Cubeless equity {eq(decision.cubeless)} (Money: {eq(money)})"
-    else:
-        header = f"Cube analysis: money game, cube {cube} {where}"
-        cubeless = f"Cubeless equity {eq(decision.cubeless)}"
-    shown = " ".join(f"{v:.{digits}f}" for v in (p, wg, wbg)) + " - " + " ".join(f"{v:.{digits}f}" for v in (1 - p, lg, lbg))
-    lines = [header, cubeless, f"  {shown}"]
-    if not decision.cube_available:
-        lines.append(f"Cubeful equity, no double: {eq(decision.no_double)}")
-    else:
-        assert decision.double_take is not None and decision.double_pass is not None
-        rows = {"No double": decision.no_double, "Double, take": decision.double_take, "Double, pass": decision.double_pass}
-        if decision.action == "double":
-            best = "Double, pass" if decision.response == "pass" else "Double, take"
-        else:
-            best = "No double"
-        order = [best] + sorted((name for name in rows if name != best), key=lambda name: -rows[name])
-        lines.append("Cubeful equities:")
-        for i, name in enumerate(order, 1):
-            line = f"{i}. {name:<20}{eq(rows[name])}"
-            if i > 1:
-                line += f"  ({eq(rows[name] - rows[best])})"
-            lines.append(line)
-    lines.append(f"Proper cube action: {decision.label}")
-    return "\n".join(lines)
 
 
 def _numbers(text: str, option: str, count: int, kind: type, expected: str) -> list:

@@ -6,10 +6,9 @@ import argparse
 import json
 from dataclasses import asdict
 
-from gammon.analysis.hint import MATCH_NOTE, MONEY_CUBE_NOTE, CubeHint, cube_hint, cube_state, format_plays, hint_plays
+from gammon.analysis.hint import MATCH_NOTE, MONEY_CUBE_NOTE, cube_hint, cube_state, format_cube, format_plays, hint_plays
 from gammon.cli._analysis import check_plies, load_network, read_position
 from gammon.cli._util import parse_dice
-from gammon.cli.cube import format_hint
 from gammon.outcomes import OUTPUTS
 
 NAME = "hint"
@@ -53,10 +52,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_cube(cube))
     return 0
-
-
-def format_cube(cube: CubeHint) -> str:
-    """The cube decision laid out as ``gammon cube`` prints it (GNU Backgammon's cube hint)."""
-    text = format_hint(cube.decision, list(cube.probabilities), cube.match_length, cube.score, cube.cube, cube.owner,
-                       cube.crawford)
-    return f"{cube.plies}-ply cubeless probabilities\n{text}"

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
-from gammon.analysis.hint import cube_hint, format_plays, hint_plays
+from gammon.analysis.hint import cube_hint, format_cube, format_plays, hint_plays
 from gammon.bots.base import Bot
 from gammon.bots.neural import NeuralBot
 from gammon.cube import CubeState
@@ -505,8 +505,6 @@ class HumanBot:
             return
         plies, _ = _hint_options(rest)
         if isinstance(bot, NeuralBot) and position is not None and doubler is not None and plies is not None:
-            from gammon.cli.hint import format_cube  # the cube analysis as `gammon cube` and `gammon hint` print it
-
             self._say(format_cube(cube_hint(bot, position, plies, cube=doubler)))
         self._say(f" {bot.name} would {yes if decide(bot) else no}.")
 
