@@ -1,6 +1,6 @@
 """``gammon rollout`` against GNU Backgammon's own rollout and its 2-ply evaluation, measured in the same run.
 
-    nice python benchmarks/rollout.py [--quick] [--trials 144] [--positions 30] [--gnubg-rollouts 4] [--json FILE]
+    nice python benchmarks/rollout.py [--quick] [--trials 288] [--positions 30] [--gnubg-rollouts 4] [--json FILE]
 
 Every rollout here, ours and GNU Backgammon's, is of a position before its
 roll, cubeless money, 0-ply checker play for both sides, played to the end
@@ -21,7 +21,7 @@ core; GNU Backgammon's settings are :data:`SETUP` (``gnubg -t``, one thread).
   by ours against GNU Backgammon's 2-ply evaluation (``gnubg.evaluate``,
   cubeless, no pruning) and, for the first ``--gnubg-rollouts``, against
   GNU Backgammon's rollout: mean absolute equity difference, and how often
-  the reference falls inside our 95% interval. A lopsided position
+  the reference falls inside our 95% interval (give or take 0.001). A lopsided position
   (:data:`LOPSIDED`, the side on roll loses a gammon) checks first that both
   programs give the side on roll's probabilities in the same order.
 
@@ -69,6 +69,8 @@ SETUP = (
     "set rollout players-are-same on",
     *(f"set rollout player {p} chequerplay {s}" for p in (0, 1) for s in ("plies 0", "cubeful off", "prune off")),
 )
+#: Slack on "inside our 95% interval": a decided game has a zero-width interval, gnubg's nets a value 1e-5 off.
+_SLACK = 0.001
 _COMPLAINTS = ("Unknown keyword", "You must", "Incorrect", "not a legal", "Traceback")
 
 # gnubg's Python: the setup, the 2-ply evaluations (to a file), then each rollout timed, a marker line after it.
@@ -259,7 +261,7 @@ def agreement(evaluator, n: int, k: int, trials: int, seed: int) -> list[dict]:
         g = r.get("gnubg_rollout")
         roll = _pm(g.equity, 1.96 * g.equity_se) if g else ""
         print(f"| `{r['position_id']}` | {r['kind']} | {_pm(o.equity, o.equity_ci)} | {o.probabilities[0]:.3f} | "
-              f"{e[5]:+.3f} | {e[0]:.3f} | {'yes' if abs(o.equity - e[5]) <= o.equity_ci else 'no'} | {roll} |")
+              f"{e[5]:+.3f} | {e[0]:.3f} | {'yes' if abs(o.equity - e[5]) <= o.equity_ci + _SLACK else 'no'} | {roll} |")
     print()
     for label in ("race", "contact", "all"):
         sub = [r for r in rows if label in ("all", r["kind"])]
@@ -267,8 +269,8 @@ def agreement(evaluator, n: int, k: int, trials: int, seed: int) -> list[dict]:
             continue
         d = np.array([r["ours"].equity - r["gnubg2"][5] for r in sub])
         dw = np.array([r["ours"].probabilities[0] - r["gnubg2"][0] for r in sub])
-        inside = sum(abs(x) <= r["ours"].equity_ci for x, r in zip(d, sub))
-        inside_w = sum(abs(x) <= r["ours"].probabilities_ci[0] for x, r in zip(dw, sub))
+        inside = sum(abs(x) <= r["ours"].equity_ci + _SLACK for x, r in zip(d, sub))
+        inside_w = sum(abs(x) <= r["ours"].probabilities_ci[0] + _SLACK for x, r in zip(dw, sub))
         print(f"- {label} ({len(sub)}): ours - gnubg 2-ply equity: mean {d.mean():+.3f}, mean abs {np.abs(d).mean():.3f}, "
               f"max abs {np.abs(d).max():.3f}; gnubg's equity inside our 95% interval in {inside}/{len(sub)}, "
               f"its Win in {inside_w}/{len(sub)}; our mean 95% half-width {np.mean([r['ours'].equity_ci for r in sub]):.3f}")
@@ -285,7 +287,7 @@ def agreement(evaluator, n: int, k: int, trials: int, seed: int) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--trials", type=int, default=144, help="trials per rollout, ours and gnubg's (default 144)")
+    parser.add_argument("--trials", type=int, default=288, help="trials per rollout, ours and gnubg's (default 288)")
     parser.add_argument("--positions", type=int, default=30, help="positions of the agreement part (default 30)")
     parser.add_argument("--gnubg-rollouts", type=int, default=4, help="of those, how many gnubg also rolls out (default 4)")
     parser.add_argument("--seed", type=int, default=1, help="rollout seed of both programs and the sampling seed")
