@@ -241,3 +241,17 @@ def test_rollout_command_plies_option(capsys):
     assert ", 1-ply, truncated at 2 plies" in capsys.readouterr().out
     assert main(["rollout", INITIAL, "--plies", "5"]) != 0
     assert "invalid --plies '5'" in capsys.readouterr().err
+
+
+def test_every_chunk_of_36_trials_sees_each_roll_once_at_both_of_the_first_two_turns(bot, monkeypatch):
+    # Given a rollout of 72 trials, when each trial's first two rolls are recorded
+    import gammon.analysis.rollout as module
+
+    seen = []
+    monkeypatch.setattr(module, "_trial", lambda net, board, first, second, *rest: seen.append((first, second)) or np.zeros(5))
+    rollout(Position.initial(), bot.evaluator, trials=1296, seed=1)
+    # Then each chunk holds the 36 rolls at turn one and at turn two, and the 1296 trials every pair once
+    for c in range(36):
+        chunk = seen[36 * c: 36 * c + 36]
+        assert sorted(f for f, _ in chunk) == sorted(s for _, s in chunk) == sorted(module.ALL_ROLLS)
+    assert len(set(seen)) == 1296

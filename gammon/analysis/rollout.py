@@ -5,9 +5,10 @@ Each trial plays the game out with the network choosing every play at 0-ply
 bot searches (``plies``), for both sides, cubeless.
 
 * **Stratified dice**: trial ``k`` starts with roll ``k mod 36`` of the 36
-  ordered rolls, and its second roll is roll ``(k // 36) mod 36``, so 1296
-  trials cover every pair of first two rolls exactly once; later rolls come
-  from a generator seeded with ``(seed, chunk)``, where chunk ``c`` holds the
+  ordered rolls, and its second roll is roll ``(k + k // 36) mod 36``: each
+  chunk of 36 trials sees every roll once at both of the first two turns,
+  and 1296 trials cover every pair of first two rolls exactly once; later
+  rolls come from a generator seeded with ``(seed, chunk)``, where chunk ``c`` holds the
   trials ``36c .. 36c + 35``. A rollout is therefore the same whatever the
   number of workers, and each candidate play of a roll sees the same dice.
 * **Variance reduction** (on by default): at every turn the network's own
@@ -192,7 +193,7 @@ def run_chunk(net: _Net, board: np.ndarray, chunk: int, trials: int, seed: int, 
     start, stop = chunk * CHUNK, min((chunk + 1) * CHUNK, trials)
     out = np.empty((stop - start, 5))
     for j, k in enumerate(range(start, stop)):
-        first, second = ALL_ROLLS[k % 36], ALL_ROLLS[(k // 36) % 36]
+        first, second = ALL_ROLLS[k % 36], ALL_ROLLS[(k + k // 36) % 36]
         out[j] = _trial(net, board, first, second, rng, truncate, reduce)
     return out
 
