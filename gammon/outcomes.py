@@ -65,6 +65,52 @@ def game_result(board) -> int:
     return loss_value(board)
 
 
+@njit(cache=True, inline="always")
+def rule_out_into(board, out) -> None:
+    """Zero the outcomes in ``out`` (five, for the side on roll in ``board``, not finished) that cannot happen.
+
+    A side that has borne off a checker cannot lose a gammon. Once contact is
+    broken (no checker of one side behind one of the other's), a side with
+    no checker on the bar or in the winner's home board cannot lose a
+    backgammon: nothing can send it back. GNU Backgammon's evaluator rules
+    out the same outcomes; a network's independent outputs need not.
+    """
+    mine = board[25]
+    theirs = -board[0]
+    my_back = board[25] > 0  # a checker of mine on the bar or in their home board (my 19-24)
+    their_back = board[0] < 0  # theirs on the bar or in my home board (my 1-6)
+    my_rear = 25 if board[25] > 0 else 0
+    their_rear = 0 if board[0] < 0 else 25
+    for p in range(1, 25):
+        v = board[p]
+        if v > 0:
+            mine += v
+            my_back |= p >= 19
+            my_rear = max(my_rear, p)
+        elif v < 0:
+            theirs -= v
+            their_back |= p <= 6
+            their_rear = min(their_rear, p)
+    contact = my_rear > their_rear
+    if theirs < 15:
+        out[1] = 0.0
+        out[2] = 0.0
+    elif not contact and not their_back:
+        out[2] = 0.0
+    if mine < 15:
+        out[3] = 0.0
+        out[4] = 0.0
+    elif not contact and not my_back:
+        out[4] = 0.0
+
+
+@njit(cache=True)
+def rule_out_rows(boards, values) -> None:
+    """:func:`rule_out_into` for each row of ``boards`` ((n, 26)) and ``values`` ((n, 5)), in place."""
+    for k in range(boards.shape[0]):
+        rule_out_into(boards[k], values[k])
+
+
 def worst_loss(board: np.ndarray) -> int:
     """The most the player on roll in ``board`` can still lose: 1, 2 or 3 (a resignation that gives up everything)."""
     return int(loss_value(np.ascontiguousarray(board, np.int8)))

@@ -16,6 +16,7 @@ from gammon.engine.movegen import generate
 from gammon.engine.network import BEAROFF, CONTACT, RACE, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import game_result, mover_equity
+from rules_reference import ruled_out
 
 EXTRA = {name: i for i, name in enumerate(input_names(N_CONTACT_INPUTS))}
 
@@ -126,7 +127,7 @@ def reference(ev: Evaluator, after: np.ndarray, over: np.ndarray) -> np.ndarray:
             p = probabilities(ev.race, encode_batch(b.reshape(1, 26), N_INPUTS))[0]
         else:
             p = probabilities(ev.contact, encode_batch(b.reshape(1, 26), ev.contact.arch.inputs))[0]
-        out[i] = mover_equity(*(float(v) for v in p))
+        out[i] = mover_equity(*(float(v) for v in ruled_out(b, p)))
     return out
 
 

@@ -13,6 +13,7 @@ from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
 from gammon.net import Architecture, Evaluator, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import game_result
+from rules_reference import ruled_out
 
 
 @pytest.mark.parametrize("activation", ["relu", "sigmoid"])
@@ -54,8 +55,10 @@ def test_game_ending_plays_get_their_exact_value():
 
 
 def _from_scratch(weights, after, over):
-    """The reference: every candidate encoded in full and pushed through the whole network."""
+    """The reference: every candidate encoded in full and pushed through the whole network, the impossible
+    outcomes ruled out by the rules."""
     p = probabilities(weights, encode_batch(after)).astype(np.float64)
+    p = np.array([ruled_out(b, row) for b, row in zip(after, p)]).reshape(-1, 5)
     value = 1.0 - 2.0 * p[:, 0] + p[:, 3] + p[:, 4] - p[:, 1] - p[:, 2]
     return np.where(over, [float(game_result(a)) for a in after], value)
 

@@ -17,6 +17,7 @@ from gammon.outcomes import (
     lost_probs,
     mover_equity,
     results,
+    rule_out_into,
     sanitize,
     won_probs,
     worst_loss,
@@ -89,3 +90,26 @@ def test_game_result_matches_the_points_of_played_games():
         mine, _ = Position(pos.board).checkers()
         expected = 1 if sum(mine) < 15 else 3 if (mine[24] or any(mine[18:24])) else 2
         assert game_result(pos.board) == expected
+
+
+def ruled_out(mine: dict, theirs: dict) -> list[float]:
+    out = np.full(5, 0.5)
+    rule_out_into(Position.from_checkers(mine, theirs).board, out)
+    return out.tolist()
+
+
+def test_a_side_that_has_borne_off_cannot_lose_a_gammon():
+    # (their checkers in my numbering) they have borne off one checker: I cannot win a gammon (nor a backgammon); I still can lose one
+    assert ruled_out({6: 15}, {24: 14}) == [0.5, 0.0, 0.0, 0.5, 0.0]
+    # I have borne off one: I cannot lose a gammon
+    assert ruled_out({6: 14}, {19: 15}) == [0.5, 0.5, 0.0, 0.0, 0.0]
+
+
+def test_backgammons_are_ruled_out_only_once_nothing_can_send_a_checker_back():
+    # a race with my checker still in their home board: I can still lose a backgammon, they cannot
+    assert ruled_out({6: 14, 20: 1}, {24: 15}) == [0.5, 0.5, 0.0, 0.5, 0.5]
+    # in contact every outcome stays possible: a hit can send any checker back
+    assert ruled_out({6: 13, 13: 2}, {19: 13, 3: 2}) == [0.5] * 5
+    out = np.full(5, 0.5)
+    rule_out_into(Position.initial().board, out)
+    assert out.tolist() == [0.5] * 5

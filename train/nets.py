@@ -17,6 +17,7 @@ import numpy as np
 from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.network import CONTACT, RACE, evaluate_classes
 from gammon.net import Architecture, Evaluator, Model, build_module, weights_from_state
+from gammon.outcomes import rule_out_rows
 from gammon.train.config import Config, ConfigError
 
 
@@ -105,7 +106,9 @@ class Nets:
                 continue
             x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(self.device)
             logits = module(x)
-            values[rows] = torch.sigmoid(logits).detach().cpu().numpy()
+            part = torch.sigmoid(logits).detach().cpu().numpy()
+            rule_out_rows(boards[rows], part)  # as the evaluator values them in play
+            values[rows] = part
             parts.append((rows, logits))
         return Batch(values, parts)
 

@@ -38,7 +38,7 @@ from gammon.bearoff.kernels import race_into, sides
 from gammon.engine.analysis import in_contact
 from gammon.engine.cache import cross_file
 from gammon.engine.encoding import N_INPUTS, N_RAW, encode_into, extra_inputs, global_inputs, unit_value
-from gammon.outcomes import game_result, lost_into, mover_equity
+from gammon.outcomes import game_result, lost_into, mover_equity, rule_out_into
 
 #: Position classes of :func:`position_class`.
 CONTACT, RACE, BEAROFF = 0, 1, 2
@@ -130,7 +130,8 @@ def _bearoff_into(b, ev, out) -> None:
 @cross_file
 @njit(cache=True, fastmath=True)
 def evaluate_into(b, ev, x, out) -> None:
-    """The five probabilities of the side on roll in ``b`` (not finished), from scratch, by its class.
+    """The five probabilities of the side on roll in ``b`` (not finished), from scratch, by its class, the
+    outcomes that cannot happen ruled out (:func:`~gammon.outcomes.rule_out_into`).
 
     ``x`` is a (1, width) scratch row at least as wide as the widest net.
     """
@@ -143,6 +144,7 @@ def evaluate_into(b, ev, x, out) -> None:
     row = x[:, : w1.shape[0]]
     encode_into(b.reshape(1, 26), row)
     forward_into(row, 1, w1, b1, w2, b2, ev[8], out.reshape(1, 5))
+    rule_out_into(b, out)
 
 
 @cross_file
@@ -273,17 +275,19 @@ def _incremental(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, v
 @njit(cache=True, fastmath=True, inline="always")
 def _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x) -> None:
     """The five outputs (for the side on roll in ``b``) of candidate ``b``: exact in a bear-off, incremental
-    in the base's net, from scratch in the race net when the play has just broken contact."""
+    in the base's net, from scratch in the race net when the play has just broken contact; outcomes that
+    cannot happen ruled out (:func:`~gammon.outcomes.rule_out_into`)."""
     if net == 0:
-        cls = position_class(b, ev)
-        if cls == CONTACT:
-            _incremental(base, x0, h0, b, mine0, theirs0, ev[0], ev[2], ev[3], ev[8], g, h, rows, values, probs)
-        else:
+        if position_class(b, ev) != CONTACT:
             evaluate_into(b, ev, x, probs)
+            return
+        _incremental(base, x0, h0, b, mine0, theirs0, ev[0], ev[2], ev[3], ev[8], g, h, rows, values, probs)
     elif ev[9].shape[0] > 0 and sides(b)[0] >= 0:
         _bearoff_into(b, ev, probs)
+        return
     else:
         _incremental(base, x0, h0, b, mine0, theirs0, ev[4], ev[6], ev[7], ev[8], g, h, rows, values, probs)
+    rule_out_into(b, probs)
 
 
 @njit(cache=True, inline="always")
