@@ -20,8 +20,8 @@ from gammon.resign import with_resignations
 from gammon.settings import Settings, load_settings
 from gammon.tui.colour import painter, wants_colour
 from gammon.tui.human import HumanBot
-from gammon.tui.saves import (Autosave, RecordingDice, Replay, SaveError, Script, Setup, latest_unfinished,
-                              new_save_path, read_save)
+from gammon.tui.replay import Replay, Script
+from gammon.tui.saves import Autosave, RecordingDice, SaveError, Setup, latest_unfinished, new_save_path, read_save
 from gammon.tui.session import Narrator, bot_seed, check_save_path, dice_for, run_match, stdin_pause, strongest_bot
 from gammon.tui.table import seat_symbols
 

@@ -4,10 +4,10 @@ A save is a JSON file in :func:`saves_dir` (``$GAMMON_SAVES``, else
 ``$XDG_DATA_HOME/gammon/saves``, else ``~/.local/share/gammon/saves``). It
 holds how the match was set up (:class:`Setup`), every recorded action and
 every roll of the dice. Resuming replays the actions through
-:class:`Replay` players with the same dice: seeded dice are rebuilt from
-the seed (the file keeps the number of rolls used, and the replay must
-use exactly as many), system dice are replayed from the recorded rolls
-and then go on from the system's entropy.
+:class:`gammon.tui.replay.Replay` players with the same dice: seeded dice
+are rebuilt from the seed (the file keeps the number of rolls used, and the
+replay must use exactly as many), system dice are replayed from the
+recorded rolls and then go on from the system's entropy.
 """
 
 from __future__ import annotations
@@ -15,17 +15,14 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from gammon.bots.base import Bot
 from gammon.dice import DiceSource, SeededDice, SystemDice
 from gammon.errors import GammonError
-from gammon.match import Match, Resignation, Table
-from gammon.outcomes import worst_loss
-from gammon.play import Move, Play
+from gammon.match import Match, Table
+from gammon.play import Move
 from gammon.records import Action
 
 VERSION = 1
@@ -200,107 +197,3 @@ def latest_unfinished(folder: Path | None = None) -> Path:
         except SaveError:
             continue
     raise SaveError(f"no unfinished match to resume in {folder}")
-
-
-@dataclass
-class Script:
-    """The actions to replay, and how far the match has got through them."""
-
-    actions: list[Action]
-    index: int = 0
-    on_done: list[Callable[[], None]] = field(default_factory=list)
-
-    @property
-    def replaying(self) -> bool:
-        return self.index < len(self.actions)
-
-    def peek(self) -> Action | None:
-        return self.actions[self.index] if self.replaying else None
-
-    def __call__(self, action: Action, table: Table) -> None:
-        """Observe the match: each recorded action moves the script on (and must be the expected one)."""
-        if action.kind in ("start", "match") or not self.replaying:
-            return
-        expected = self.actions[self.index]
-        if (expected.kind, expected.player) != (action.kind, action.player) or expected.moves != action.moves:
-            raise SaveError(f"the saved match does not replay: expected {expected.describe()}, got {action.describe()}")
-        self.index += 1
-        if not self.replaying:
-            for hook in self.on_done:
-                hook()
-
-
-class Replay:
-    """A player that answers from the script while it lasts, then is ``real``."""
-
-    def __init__(self, real: Bot, seat: int, script: Script) -> None:
-        self.real = real
-        self.seat = seat
-        self.script = script
-        self.name = real.name
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-    def _mine(self, *kinds: str) -> Action | None:
-        a = self.script.peek()
-        return a if a is not None and a.player == self.seat and a.kind in kinds else None
-
-    def _other(self, *kinds: str) -> Action | None:
-        a = self.script.peek()
-        return a if a is not None and a.player != self.seat and a.kind in kinds else None
-
-    def offer_resignation(self, position, cube) -> int:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            return a.value if a else 0
-        hook = getattr(self.real, "offer_resignation", None)
-        return hook(position, cube) if hook else 0
-
-    def offer_double(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            if a:
-                raise Resignation(a.value)
-            return self._mine("double") is not None
-        return self.real.offer_double(position, cube)
-
-    def accept_double(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("take", "beaver") is not None
-        return self.real.accept_double(position, cube)
-
-    def beaver(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("beaver") is not None
-        hook = getattr(self.real, "beaver", None)
-        return bool(hook(position, cube)) if hook else False
-
-    def accept_resignation(self, position, value, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("accept") is not None
-        hook = getattr(self.real, "accept_resignation", None)
-        return bool(hook(position, value, cube)) if hook else value >= worst_loss(position.board)
-
-    def choose_match_play(self, position, dice, cube) -> Play:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            if a:
-                raise Resignation(a.value)
-            a = self._mine("move")
-            if a is None:
-                raise SaveError(f"the saved match does not replay: {self.name} has no recorded move here")
-            for play in position.legal_plays(dice):
-                if play.moves == a.moves:
-                    return play
-            raise SaveError(f"the saved match does not replay: {a.describe()} is not legal here")
-        hook = getattr(self.real, "choose_match_play", None)
-        return hook(position, dice, cube) if hook else self.real.choose_play(position, dice)
-
-    def choose_play(self, position, dice) -> Play:  # type: ignore[no-untyped-def]
-        return self.real.choose_play(position, dice)
-
-    def observe(self, action: Action, table: Table) -> None:
-        hook = getattr(self.real, "observe", None)
-        if hook:
-            hook(action, table)
