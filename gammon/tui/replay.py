@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from gammon.bots.base import Bot
-from gammon.match import Resignation, Table
+from gammon.ids import MatchState
+from gammon.match import Match, Observer, Resignation, Table
 from gammon.outcomes import worst_loss
 from gammon.play import Play
-from gammon.records import Action
-from gammon.tui.saves import SaveError
+from gammon.position import Position
+from gammon.records import Action, Rules
+from gammon.tui.human import HumanBot
+from gammon.tui.saves import Autosave, RecordingDice, SaveError
 
 
 @dataclass
@@ -116,3 +119,42 @@ class Replay:
         hook = getattr(self.real, "observe", None)
         if hook:
             hook(action, table)
+
+
+def replayed_match(players: Sequence[Bot], dice: RecordingDice, rules: Rules, autosave: Autosave, *,
+                   actions: Sequence[Action] = (), rolls: int | None = None, observers: Sequence[Observer] = (),
+                   start: MatchState | None = None, position: Position | None = None) -> Match:
+    """A match autosaved after every action that first replays ``actions`` silently, then plays on.
+
+    During the replay :class:`Replay` players answer from the script, the
+    humans among ``players`` say nothing and neither ``observers`` nor
+    ``autosave`` hear anything; with ``rolls``, the replay must have used
+    exactly that many rolls of ``dice`` (seeded dice: the same seed).
+    """
+    script = Script(list(actions))
+    humans = [p for p in players if isinstance(p, HumanBot)]
+    for human in humans:
+        human.quiet = script.replaying
+
+    def replayed() -> None:
+        for human in humans:
+            human.quiet = False
+        if rolls is not None and len(dice.rolls) != rolls:
+            raise SaveError(f"{autosave.path} does not replay: its {rolls} rolls came out as {len(dice.rolls)}")
+
+    script.on_done.append(replayed)
+
+    def after_replay(observer: Observer) -> Observer:
+        def hear(action: Action, table: Table) -> None:
+            if not script.replaying:
+                observer(action, table)
+
+        return hear
+
+    seated = [Replay(p, i, script) for i, p in enumerate(players)] if script.replaying else list(players)
+    match = Match(seated, dice, rules, start=start, position=position,
+                  observers=[*(after_replay(o) for o in (*observers, autosave)), script])
+    autosave.match = match
+    for human in humans:
+        human.record_source = lambda: match.record  # the in-game `analyse`
+    return match

@@ -1,4 +1,4 @@
-"""Nothing lost: every interactive match saved after each action, and resumed exactly by replaying it.
+"""Nothing lost: every interactive match (and tournament) saved after each action, resumed exactly by replaying it.
 
 A save is a JSON file in :func:`saves_dir` (``$GAMMON_SAVES``, else
 ``$XDG_DATA_HOME/gammon/saves``, else ``~/.local/share/gammon/saves``). It
@@ -7,7 +7,10 @@ every roll of the dice. Resuming replays the actions through
 :class:`gammon.tui.replay.Replay` players with the same dice: seeded dice
 are rebuilt from the seed (the file keeps the number of rolls used, and the
 replay must use exactly as many), system dice are replayed from the
-recorded rolls and then go on from the system's entropy.
+recorded rolls and then go on from the system's entropy. A tournament's
+save is its current round's match with a :class:`TournamentState`: the
+bots, the lengths, the earlier rounds' results and how many rolls they used
+(its dice run on from round to round).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +46,11 @@ def saves_dir() -> Path:
 
 @dataclass
 class Setup:
-    """What ``gammon play`` was asked for: enough to build the same players and rules again."""
+    """What ``gammon play`` was asked for: enough to build the same players and rules again.
+
+    A tournament keeps here the player's name and the seed; ``opponent`` and
+    ``match_length`` are the current round's.
+    """
 
     opponent: str = ""
     name: str = "you"
@@ -58,6 +65,43 @@ class Setup:
     hint: bool = True
     position: str = ""
     match_id: str = ""
+
+
+@dataclass
+class TournamentState:
+    """Where a tournament stands: its bots and match lengths, and the results of the rounds played.
+
+    The round being played is ``len(results)``; ``rolls_before`` is how many
+    rolls of the dice the earlier rounds used; ``folder`` is where each
+    round's ``round-N.mat`` is kept.
+
+    >>> t = TournamentState(["level2", "td"], [5, 7], results=[[5, 2]])
+    >>> t.round, t.over, t.won
+    (1, False, False)
+    """
+
+    opponents: list[str]
+    lengths: list[int]
+    results: list[list[int]] = field(default_factory=list)
+    rolls_before: int = 0
+    folder: str = ""
+
+    @property
+    def round(self) -> int:
+        return len(self.results)
+
+    @property
+    def lost(self) -> bool:
+        """The player lost the last round played."""
+        return bool(self.results) and self.results[-1][0] < self.lengths[len(self.results) - 1]
+
+    @property
+    def won(self) -> bool:
+        return len(self.results) == len(self.lengths) and not self.lost
+
+    @property
+    def over(self) -> bool:
+        return self.lost or self.won
 
 
 class RecordingDice:
@@ -105,18 +149,34 @@ def _action(data: dict[str, Any]) -> Action:
                   cube=int(data.get("cube", 0)), value=int(data.get("value", 0)), points=int(data.get("points", 0)))
 
 
-def new_save_path() -> Path:
-    """A fresh file name in :func:`saves_dir`."""
-    return saves_dir() / f"match-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+def new_save_path(kind: str = "match") -> Path:
+    """A fresh file name in :func:`saves_dir`: ``match-<time>-<pid>.json`` (or ``tournament-...``)."""
+    return saves_dir() / f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+
+
+def kept_note(path: Path | str, *, tournament: bool = False) -> str:
+    """The line that says where an unfinished match (or tournament) is kept and how to go on with it.
+
+    >>> kept_note("m.json")
+    "The match is saved in m.json: 'gammon play --resume' continues it."
+    """
+    what, command = ("tournament", "tournament") if tournament else ("match", "play")
+    return f"The {what} is saved in {path}: 'gammon {command} --resume' continues it."
 
 
 class Autosave:
-    """An observer that writes the match to ``path`` after every action (atomically)."""
+    """An observer that writes the match to ``path`` after every action (atomically).
 
-    def __init__(self, path: Path, setup: Setup, dice: RecordingDice) -> None:
+    With a ``tournament`` the file is finished when the tournament is over,
+    not when its current match is.
+    """
+
+    def __init__(self, path: Path, setup: Setup, dice: RecordingDice,
+                 tournament: TournamentState | None = None) -> None:
         self.path = path
         self.setup = setup
         self.dice = dice
+        self.tournament = tournament
         self.match: Match | None = None
         self.error: str | None = None
 
@@ -136,9 +196,11 @@ class Autosave:
             "rolls_used": len(self.dice.rolls),
             "rolls": [list(r) for r in self.dice.rolls],
             "actions": [_action_data(a) for g in record.games for a in g.actions],
-            "finished": record.finished,
+            "finished": self.tournament.over if self.tournament else record.finished,
             "score": list(record.score),
         }
+        if self.tournament:
+            data["tournament"] = asdict(self.tournament)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(".tmp")
@@ -160,12 +222,23 @@ class Saved:
     finished: bool
     score: tuple[int, int] = (0, 0)
     names: tuple[str, str] = ("", "")
+    tournament: TournamentState | None = None
 
-    def dice(self) -> DiceSource:
-        """The dice to replay with: the seed again, or the recorded rolls and then the system's."""
+    def recording_dice(self) -> RecordingDice:
+        """The dice to replay the current match with, having rolled the earlier rounds' rolls (a tournament's).
+
+        Seeded dice start again from the seed; system dice replay the recorded
+        rolls and then go on with the system's.
+        """
+        before = self.tournament.rolls_before if self.tournament else 0
+        inner: DiceSource
         if self.setup.seed is not None:
-            return SeededDice(self.setup.seed)
-        return ReplayDice(self.rolls, SystemDice())
+            inner = SeededDice(self.setup.seed)
+            for _ in range(before):
+                inner.roll()
+        else:
+            inner = ReplayDice(self.rolls[before:], SystemDice())
+        return RecordingDice(inner, self.rolls[:before])
 
 
 def read_save(path: Path) -> Saved:
@@ -175,9 +248,13 @@ def read_save(path: Path) -> Saved:
         if data.get("version") != VERSION:
             raise SaveError(f"{path} is not a gammon save (version {data.get('version')!r})")
         setup = Setup(**data["setup"])
+        tournament = TournamentState(**data["tournament"]) if data.get("tournament") is not None else None
+        if tournament and len(tournament.opponents) != len(tournament.lengths):
+            raise ValueError(f"{len(tournament.opponents)} opponents for {len(tournament.lengths)} rounds")
         return Saved(path, setup, [tuple(r) for r in data["rolls"]], int(data["rolls_used"]),  # type: ignore[misc]
                      [_action(a) for a in data["actions"]], bool(data["finished"]),
-                     tuple(data.get("score", (0, 0))), tuple(data.get("names", ("", ""))))  # type: ignore[arg-type]
+                     tuple(data.get("score", (0, 0))), tuple(data.get("names", ("", ""))),  # type: ignore[arg-type]
+                     tournament)
     except FileNotFoundError:
         raise SaveError(f"no saved match {str(path)!r}") from None
     except SaveError:
@@ -186,14 +263,15 @@ def read_save(path: Path) -> Saved:
         raise SaveError(f"cannot resume {path}: not a readable gammon save ({exc})") from None
 
 
-def latest_unfinished(folder: Path | None = None) -> Path:
-    """The most recently saved unfinished match in ``folder`` (default :func:`saves_dir`)."""
+def latest_unfinished(folder: Path | None = None, *, tournament: bool = False) -> Path:
+    """The most recently saved unfinished match (or ``tournament``) in ``folder`` (default :func:`saves_dir`)."""
     folder = saves_dir() if folder is None else folder
     candidates = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
     for path in candidates:
         try:
-            if not read_save(path).finished:
-                return path
+            saved = read_save(path)
         except SaveError:
             continue
-    raise SaveError(f"no unfinished match to resume in {folder}")
+        if not saved.finished and (saved.tournament is not None) == tournament:
+            return path
+    raise SaveError(f"no unfinished {'tournament' if tournament else 'match'} to resume in {folder}")
