@@ -1,7 +1,9 @@
 """Statistics and ratings: a run's records summed up with a confidence interval over pair means, Elo fits.
 
 Luck largely cancels within a duplicate pair, so the 95% confidence
-interval of the points per game is taken over the pair means, not the games.
+interval of the points per game is taken over the pair means, not the games;
+so is the uncertainty of each pairing's win rate that the ratings' intervals
+(:func:`elo_errors`) are propagated from.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
 
 from gammon.arena.pairing import MONEY, ArenaError, ArenaRecord, BotSpec, Format, bot_name, make_bot
 
@@ -207,6 +211,10 @@ class RoundRobin:
     results: tuple[Result, ...]
     ratings: dict[str, float]
 
+    def rating_errors(self) -> dict[str, float]:
+        """Half the width of each rating's 95% confidence interval (:func:`elo_errors`)."""
+        return elo_errors(self.bots, self.results, self.ratings)
+
     def ppg_table(self) -> list[list[float | None]]:
         """Row bot's points per game against the column bot (None on the diagonal)."""
         index = {name: i for i, name in enumerate(self.bots)}
@@ -218,9 +226,10 @@ class RoundRobin:
 
     def summary(self) -> str:
         width = max(8, *(len(b) for b in self.bots))
-        lines = ["Ratings (Elo scale, fitted to wins and losses, mean 1500):"]
+        lines = ["Ratings (Elo scale, fitted to wins and losses, mean 1500; +- the 95% interval):"]
+        errors = self.rating_errors()
         for rank, (name, rating) in enumerate(sorted(self.ratings.items(), key=lambda kv: -kv[1]), 1):
-            lines.append(f"  {rank}. {name:<{width}} {rating:7.0f}")
+            lines.append(f"  {rank}. {name:<{width}} {rating:7.0f} +- {errors[name]:.0f}")
         lines.append("")
         lines.append("Points per game, row against column:")
         lines.append(" " * (width + 2) + "".join(f"{b:>{width + 1}}" for b in self.bots))
@@ -267,3 +276,61 @@ def elo_ratings(bots: Sequence[str], results: Iterable[Result], mean: float = 15
     shift = mean - sum(logs) / k
     return {n: l + shift for n, l in zip(names, logs)}
 
+
+#: Elo points per unit of log-strength.
+ELO = 400 / math.log(10)
+
+
+def elo_errors(bots: Sequence[str], results: Iterable[Result], ratings: dict[str, float]) -> dict[str, float]:
+    """Half the width of each rating's 95% confidence interval, in Elo points, against the field's mean.
+
+    The delta-method (sandwich) covariance of the Bradley-Terry fit of
+    :func:`elo_ratings`: ``H+ B H+``, where ``H`` is the fit's information
+    matrix (``n p (1 - p)`` for each pairing of ``n`` games, the virtual
+    draw included, at the fitted ``p``), ``B`` holds the variance of each
+    pairing's win count (:func:`win_count_variance`) and ``+`` is the
+    pseudo-inverse, which pins the ratings' mean. With binomial win counts
+    ``B = H`` and this is the textbook ``H+``; duplicate dice make it smaller.
+
+    >>> a = Result("x", "y", 100, 50, 0, "", 0.0, (0.0, 0.0), 0.76, 0, 0, 0, 0, 0, 1.0, 1)
+    >>> e = elo_errors(["x", "y"], [a], elo_ratings(["x", "y"], [a]))
+    >>> round(e["x"]), round(e["y"])   # each against the mean; the gap of ~198 is known to about +-79
+    (39, 39)
+    """
+    names = list(bots)
+    index = {n: i for i, n in enumerate(names)}
+    info = np.zeros((len(names), len(names)))
+    spread = np.zeros_like(info)
+    for r in results:
+        i, j = index[r.a], index[r.b]
+        p = 1 / (1 + 10 ** ((ratings[r.b] - ratings[r.a]) / 400))
+        for matrix, value in ((info, (r.games + 1) * p * (1 - p)), (spread, win_count_variance(r))):
+            matrix[[i, j], [i, j]] += value
+            matrix[[i, j], [j, i]] -= value
+    inverse = np.linalg.pinv(info)
+    variance = np.diag(inverse @ spread @ inverse)
+    return {n: Z95 * ELO * math.sqrt(max(float(v), 0.0)) for n, v in zip(names, variance)}
+
+
+def win_count_variance(result: Result) -> float:
+    """The variance of A's number of wins in ``result``: ``n^2`` times the squared standard error of its win rate.
+
+    The standard error is taken over the duplicate pairs' win fractions (0,
+    1/2 or 1), with the fit's virtual draw as one more pair split 1/2, so a
+    clean sweep is not certain; without the records, binomial.
+
+    >>> a = Result("x", "y", 100, 50, 0, "", 0.0, (0.0, 0.0), 0.5, 0, 0, 0, 0, 0, 1.0, 1)
+    >>> win_count_variance(a)   # binomial: 100 * 0.5 * 0.5
+    25.0
+    """
+    n = result.games
+    if not result.records:
+        q = (result.win_rate * n + 0.5) / (n + 1)
+        return n * q * (1 - q)
+    wins: dict[int, list[float]] = {}
+    for record in result.records:
+        wins.setdefault(record.pair, []).append(float(record.points > 0))
+    fractions = [sum(w) / len(w) for w in wins.values()] + [0.5]
+    mean = sum(fractions) / len(fractions)
+    var = sum((f - mean) ** 2 for f in fractions) / (len(fractions) - 1)
+    return n * n * var / len(fractions)

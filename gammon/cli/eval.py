@@ -14,7 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-from gammon.arena import EvaluationInterrupted, Format, Result, RoundRobin, evaluate, new_seed, round_robin
+from gammon.arena import EvaluationInterrupted, Format, Result, evaluate, new_seed, round_robin
+from gammon.arena.chart import draw_ratings
 from gammon.runners import Backend, add_backend_arguments, backend_from_args
 from gammon.cli import CommandError
 
@@ -85,10 +86,15 @@ def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, 
             return 130
         print(table.summary())
         chart = args.chart or Path("ratings.png")
-        draw_ratings(table, chart)
+        try:
+            draw_ratings(table, chart)
+        except OSError as exc:
+            raise CommandError(f"cannot write {chart}: {exc.strerror or exc}") from None
         print(f"\nratings chart: {chart}")
         if args.json:
-            _write_json(args.json, {"seed": seed, "games_per_pair": games, "ratings": table.ratings, "results": [r.to_dict() for r in table.results]})
+            _write_json(args.json, {"seed": seed, "games_per_pair": games, "ratings": table.ratings,
+                                    "rating_ci95_half_widths": table.rating_errors(),
+                                    "results": [r.to_dict() for r in table.results]})
         return 0
     if len(args.bots) != 2:
         raise CommandError(f"expected two bots, got {len(args.bots)} (use --round-robin for more)")
@@ -133,38 +139,3 @@ def _write_json(path: Path, data: dict) -> None:
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
     print(f"results written to {path}", file=sys.stderr)
-
-
-def draw_ratings(table: RoundRobin, path: Path) -> None:
-    """Draw the ratings as a bar chart and the points-per-game table as a heat map (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    names = list(table.bots)
-    ratings = [table.ratings[n] for n in names]
-    grid = [[0.0 if v is None else v for v in row] for row in table.ppg_table()]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
-    left.barh(names, ratings, color="tab:blue")
-    left.invert_yaxis()
-    left.set_xlabel("Elo-style rating (mean 1500)")
-    left.set_xlim(min(ratings) - 100, max(ratings) + 100)
-    for y, r in enumerate(ratings):
-        left.text(r, y, f" {r:.0f}", va="center")
-    image = right.imshow(grid, cmap="RdBu", vmin=-1.5, vmax=1.5)
-    right.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    right.set_yticks(range(len(names)), names)
-    for i, row in enumerate(table.ppg_table()):
-        for j, v in enumerate(row):
-            if v is not None:
-                right.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
-    right.set_title("points per game, row vs column")
-    fig.colorbar(image, ax=right, shrink=0.8)
-    fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=100)
-    except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)

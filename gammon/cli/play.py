@@ -12,16 +12,15 @@ from typing import TextIO
 from gammon.bots import Bot, load
 from gammon.cli import CommandError
 from gammon.ids import MatchState
-from gammon.match import Match, Table
 from gammon.position import Position
 from gammon.position_input import read_position
-from gammon.records import Action, Rules
+from gammon.records import Rules
 from gammon.resign import with_resignations
 from gammon.settings import Settings, load_settings
 from gammon.tui.colour import painter, wants_colour
 from gammon.tui.human import HumanBot
-from gammon.tui.saves import (Autosave, RecordingDice, Replay, SaveError, Script, Setup, latest_unfinished,
-                              new_save_path, read_save)
+from gammon.tui.replay import replayed_match
+from gammon.tui.saves import Autosave, RecordingDice, Setup, kept_note, latest_unfinished, new_save_path, read_save
 from gammon.tui.session import Narrator, bot_seed, check_save_path, dice_for, run_match, stdin_pause, strongest_bot
 from gammon.tui.table import seat_symbols
 
@@ -91,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         if clash:
             raise CommandError(f"--resume continues the match as it was set up: not with {', '.join(clash)}")
         saved = read_save(Path(args.resume).expanduser() if args.resume else latest_unfinished())
+        if saved.tournament:
+            raise CommandError(f"{saved.path} is a tournament: 'gammon tournament --resume {saved.path}' continues it")
         if saved.finished:
             raise CommandError(f"the match in {saved.path} is finished: there is nothing to resume")
         setup = saved.setup
@@ -104,43 +105,23 @@ def run(args: argparse.Namespace) -> int:
         print(f" Resuming {names} from {saved.path} ({len(saved.actions)} actions so far).", file=out)
     else:
         print(intro, file=out)
-    dice = RecordingDice(saved.dice() if saved else dice_for(setup.seed))
+    dice = saved.recording_dice() if saved else RecordingDice(dice_for(setup.seed))
     path = saved.path if saved else new_save_path()
     autosave = Autosave(path, setup, dice)
-    script = Script(saved.actions if saved else [])
-    humans = [p for p in players if isinstance(p, HumanBot)]
-    for human in humans:
-        human.saved_to, human.confirm_quit, human.quiet = str(path), True, script.replaying
-
-    def replayed() -> None:
-        for human in humans:
-            human.quiet = False
-        if saved and setup.seed is not None and len(dice.rolls) != saved.rolls_used:
-            raise SaveError(f"{saved.path} does not replay: its {saved.rolls_used} rolls came out as {len(dice.rolls)}")
-
-    script.on_done.append(replayed)
-    narrator = Narrator(out, pause=stdin_pause, viewer=0)
-
-    def narrate(action: Action, table: Table) -> None:
-        if not script.replaying:
-            narrator(action, table)
-
-    def keep(action: Action, table: Table) -> None:
-        if not script.replaying:
-            autosave(action, table)
-
-    seated: list[Bot] = [Replay(p, i, script) for i, p in enumerate(players)] if saved else players
-    match = Match(seated, dice, rules, observers=[narrate, keep, script], start=start, position=position)
-    autosave.match = match
-    for human in humans:
-        human.record_source = lambda: match.record  # the in-game `analyse`
+    note = kept_note(path)
+    for human in players:
+        if isinstance(human, HumanBot):
+            human.kept_note, human.confirm_quit = note, True
+    match = replayed_match(players, dice, rules, autosave, actions=saved.actions if saved else (),
+                           rolls=saved.rolls_used if saved and setup.seed is not None else None,
+                           observers=[Narrator(out, pause=stdin_pause, viewer=0)], start=start, position=position)
     if not saved:
         autosave.write()
         print(f" The match is saved after every move in {path}.", file=out)
     # the match is kept as a .mat beside its autosave (or where --save says), to analyse; a .mat cannot
     # record a game started from a set position
     kept_mat = str(path.with_suffix(".mat")) if position is None else None
-    run_match(match, out, setup.save or kept_mat, kept=str(path), offer_analysis=True)
+    run_match(match, out, setup.save or kept_mat, kept=note, offer_analysis=True)
     if autosave.error:
         print(f" {autosave.error}", file=out)
     return 0

@@ -64,7 +64,7 @@ HELP = """\
    board       draw the board again
    resign [single|gammon|backgammon]   offer to resign (when doubled: pass)
    help        this text
-   quit        stop playing (the match is kept: gammon play --resume)"""
+   quit        stop playing (the match is kept: --resume continues it)"""
 
 _RESIGN_WORDS = {"": 1, "1": 1, "s": 1, "single": 1, "normal": 1, "n": 1,
                  "2": 2, "g": 2, "gammon": 2, "3": 3, "b": 3, "bg": 3, "backgammon": 3}
@@ -128,8 +128,8 @@ class HumanBot:
         self.paint = paint
         #: Ask before 'quit' or Ctrl-C stops the match.
         self.confirm_quit = confirm_quit
-        #: Where the match is kept, said when quitting (set by the session that autosaves).
-        self.saved_to: str | None = None
+        #: Where the match is kept and how to go on with it, said when quitting (set by the session that autosaves).
+        self.kept_note: str | None = None
         #: True while a resumed match is replayed: say nothing.
         self.quiet = False
         self._marks: set[int] = set()  # the points of the last move seen, in this player's numbering
@@ -338,8 +338,7 @@ class HumanBot:
 
     def _quit(self) -> None:
         """Stop the match (after a yes when ``confirm_quit``), saying where it is kept."""
-        where = (f" The match is saved in {self.saved_to}: 'gammon play --resume' continues it."
-                 if self.saved_to else "")
+        where = f" {self.kept_note}" if self.kept_note else ""
         if self.confirm_quit:
             self._out.write(f"Stop playing?{where} [y/N] ")
             self._out.flush()

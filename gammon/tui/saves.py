@@ -1,13 +1,16 @@
-"""Nothing lost: every interactive match saved after each action, and resumed exactly by replaying it.
+"""Nothing lost: every interactive match (and tournament) saved after each action, resumed exactly by replaying it.
 
 A save is a JSON file in :func:`saves_dir` (``$GAMMON_SAVES``, else
 ``$XDG_DATA_HOME/gammon/saves``, else ``~/.local/share/gammon/saves``). It
 holds how the match was set up (:class:`Setup`), every recorded action and
 every roll of the dice. Resuming replays the actions through
-:class:`Replay` players with the same dice: seeded dice are rebuilt from
-the seed (the file keeps the number of rolls used, and the replay must
-use exactly as many), system dice are replayed from the recorded rolls
-and then go on from the system's entropy.
+:class:`gammon.tui.replay.Replay` players with the same dice: seeded dice
+are rebuilt from the seed (the file keeps the number of rolls used, and the
+replay must use exactly as many), system dice are replayed from the
+recorded rolls and then go on from the system's entropy. A tournament's
+save is its current round's match with a :class:`TournamentState`: the
+bots, the lengths, the earlier rounds' results and how many rolls they used
+(its dice run on from round to round).
 """
 
 from __future__ import annotations
@@ -15,17 +18,14 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gammon.bots.base import Bot
 from gammon.dice import DiceSource, SeededDice, SystemDice
 from gammon.errors import GammonError
-from gammon.match import Match, Resignation, Table
-from gammon.outcomes import worst_loss
-from gammon.play import Move, Play
+from gammon.match import Match, Table
+from gammon.play import Move
 from gammon.records import Action
 
 VERSION = 1
@@ -46,7 +46,11 @@ def saves_dir() -> Path:
 
 @dataclass
 class Setup:
-    """What ``gammon play`` was asked for: enough to build the same players and rules again."""
+    """What ``gammon play`` was asked for: enough to build the same players and rules again.
+
+    A tournament keeps here the player's name and the seed; ``opponent`` and
+    ``match_length`` are the current round's.
+    """
 
     opponent: str = ""
     name: str = "you"
@@ -61,6 +65,43 @@ class Setup:
     hint: bool = True
     position: str = ""
     match_id: str = ""
+
+
+@dataclass
+class TournamentState:
+    """Where a tournament stands: its bots and match lengths, and the results of the rounds played.
+
+    The round being played is ``len(results)``; ``rolls_before`` is how many
+    rolls of the dice the earlier rounds used; ``folder`` is where each
+    round's ``round-N.mat`` is kept.
+
+    >>> t = TournamentState(["level2", "td"], [5, 7], results=[[5, 2]])
+    >>> t.round, t.over, t.won
+    (1, False, False)
+    """
+
+    opponents: list[str]
+    lengths: list[int]
+    results: list[list[int]] = field(default_factory=list)
+    rolls_before: int = 0
+    folder: str = ""
+
+    @property
+    def round(self) -> int:
+        return len(self.results)
+
+    @property
+    def lost(self) -> bool:
+        """The player lost the last round played."""
+        return bool(self.results) and self.results[-1][0] < self.lengths[len(self.results) - 1]
+
+    @property
+    def won(self) -> bool:
+        return len(self.results) == len(self.lengths) and not self.lost
+
+    @property
+    def over(self) -> bool:
+        return self.lost or self.won
 
 
 class RecordingDice:
@@ -108,18 +149,34 @@ def _action(data: dict[str, Any]) -> Action:
                   cube=int(data.get("cube", 0)), value=int(data.get("value", 0)), points=int(data.get("points", 0)))
 
 
-def new_save_path() -> Path:
-    """A fresh file name in :func:`saves_dir`."""
-    return saves_dir() / f"match-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+def new_save_path(kind: str = "match") -> Path:
+    """A fresh file name in :func:`saves_dir`: ``match-<time>-<pid>.json`` (or ``tournament-...``)."""
+    return saves_dir() / f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+
+
+def kept_note(path: Path | str, *, tournament: bool = False) -> str:
+    """The line that says where an unfinished match (or tournament) is kept and how to go on with it.
+
+    >>> kept_note("m.json")
+    "The match is saved in m.json: 'gammon play --resume' continues it."
+    """
+    what, command = ("tournament", "tournament") if tournament else ("match", "play")
+    return f"The {what} is saved in {path}: 'gammon {command} --resume' continues it."
 
 
 class Autosave:
-    """An observer that writes the match to ``path`` after every action (atomically)."""
+    """An observer that writes the match to ``path`` after every action (atomically).
 
-    def __init__(self, path: Path, setup: Setup, dice: RecordingDice) -> None:
+    With a ``tournament`` the file is finished when the tournament is over,
+    not when its current match is.
+    """
+
+    def __init__(self, path: Path, setup: Setup, dice: RecordingDice,
+                 tournament: TournamentState | None = None) -> None:
         self.path = path
         self.setup = setup
         self.dice = dice
+        self.tournament = tournament
         self.match: Match | None = None
         self.error: str | None = None
 
@@ -139,9 +196,11 @@ class Autosave:
             "rolls_used": len(self.dice.rolls),
             "rolls": [list(r) for r in self.dice.rolls],
             "actions": [_action_data(a) for g in record.games for a in g.actions],
-            "finished": record.finished,
+            "finished": self.tournament.over if self.tournament else record.finished,
             "score": list(record.score),
         }
+        if self.tournament:
+            data["tournament"] = asdict(self.tournament)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(".tmp")
@@ -163,12 +222,23 @@ class Saved:
     finished: bool
     score: tuple[int, int] = (0, 0)
     names: tuple[str, str] = ("", "")
+    tournament: TournamentState | None = None
 
-    def dice(self) -> DiceSource:
-        """The dice to replay with: the seed again, or the recorded rolls and then the system's."""
+    def recording_dice(self) -> RecordingDice:
+        """The dice to replay the current match with, having rolled the earlier rounds' rolls (a tournament's).
+
+        Seeded dice start again from the seed; system dice replay the recorded
+        rolls and then go on with the system's.
+        """
+        before = self.tournament.rolls_before if self.tournament else 0
+        inner: DiceSource
         if self.setup.seed is not None:
-            return SeededDice(self.setup.seed)
-        return ReplayDice(self.rolls, SystemDice())
+            inner = SeededDice(self.setup.seed)
+            for _ in range(before):
+                inner.roll()
+        else:
+            inner = ReplayDice(self.rolls[before:], SystemDice())
+        return RecordingDice(inner, self.rolls[:before])
 
 
 def read_save(path: Path) -> Saved:
@@ -178,9 +248,13 @@ def read_save(path: Path) -> Saved:
         if data.get("version") != VERSION:
             raise SaveError(f"{path} is not a gammon save (version {data.get('version')!r})")
         setup = Setup(**data["setup"])
+        tournament = TournamentState(**data["tournament"]) if data.get("tournament") is not None else None
+        if tournament and len(tournament.opponents) != len(tournament.lengths):
+            raise ValueError(f"{len(tournament.opponents)} opponents for {len(tournament.lengths)} rounds")
         return Saved(path, setup, [tuple(r) for r in data["rolls"]], int(data["rolls_used"]),  # type: ignore[misc]
                      [_action(a) for a in data["actions"]], bool(data["finished"]),
-                     tuple(data.get("score", (0, 0))), tuple(data.get("names", ("", ""))))  # type: ignore[arg-type]
+                     tuple(data.get("score", (0, 0))), tuple(data.get("names", ("", ""))),  # type: ignore[arg-type]
+                     tournament)
     except FileNotFoundError:
         raise SaveError(f"no saved match {str(path)!r}") from None
     except SaveError:
@@ -189,118 +263,15 @@ def read_save(path: Path) -> Saved:
         raise SaveError(f"cannot resume {path}: not a readable gammon save ({exc})") from None
 
 
-def latest_unfinished(folder: Path | None = None) -> Path:
-    """The most recently saved unfinished match in ``folder`` (default :func:`saves_dir`)."""
+def latest_unfinished(folder: Path | None = None, *, tournament: bool = False) -> Path:
+    """The most recently saved unfinished match (or ``tournament``) in ``folder`` (default :func:`saves_dir`)."""
     folder = saves_dir() if folder is None else folder
     candidates = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
     for path in candidates:
         try:
-            if not read_save(path).finished:
-                return path
+            saved = read_save(path)
         except SaveError:
             continue
-    raise SaveError(f"no unfinished match to resume in {folder}")
-
-
-@dataclass
-class Script:
-    """The actions to replay, and how far the match has got through them."""
-
-    actions: list[Action]
-    index: int = 0
-    on_done: list[Callable[[], None]] = field(default_factory=list)
-
-    @property
-    def replaying(self) -> bool:
-        return self.index < len(self.actions)
-
-    def peek(self) -> Action | None:
-        return self.actions[self.index] if self.replaying else None
-
-    def __call__(self, action: Action, table: Table) -> None:
-        """Observe the match: each recorded action moves the script on (and must be the expected one)."""
-        if action.kind in ("start", "match") or not self.replaying:
-            return
-        expected = self.actions[self.index]
-        if (expected.kind, expected.player) != (action.kind, action.player) or expected.moves != action.moves:
-            raise SaveError(f"the saved match does not replay: expected {expected.describe()}, got {action.describe()}")
-        self.index += 1
-        if not self.replaying:
-            for hook in self.on_done:
-                hook()
-
-
-class Replay:
-    """A player that answers from the script while it lasts, then is ``real``."""
-
-    def __init__(self, real: Bot, seat: int, script: Script) -> None:
-        self.real = real
-        self.seat = seat
-        self.script = script
-        self.name = real.name
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-    def _mine(self, *kinds: str) -> Action | None:
-        a = self.script.peek()
-        return a if a is not None and a.player == self.seat and a.kind in kinds else None
-
-    def _other(self, *kinds: str) -> Action | None:
-        a = self.script.peek()
-        return a if a is not None and a.player != self.seat and a.kind in kinds else None
-
-    def offer_resignation(self, position, cube) -> int:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            return a.value if a else 0
-        hook = getattr(self.real, "offer_resignation", None)
-        return hook(position, cube) if hook else 0
-
-    def offer_double(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            if a:
-                raise Resignation(a.value)
-            return self._mine("double") is not None
-        return self.real.offer_double(position, cube)
-
-    def accept_double(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("take", "beaver") is not None
-        return self.real.accept_double(position, cube)
-
-    def beaver(self, position, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("beaver") is not None
-        hook = getattr(self.real, "beaver", None)
-        return bool(hook(position, cube)) if hook else False
-
-    def accept_resignation(self, position, value, cube) -> bool:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            return self._mine("accept") is not None
-        hook = getattr(self.real, "accept_resignation", None)
-        return bool(hook(position, value, cube)) if hook else value >= worst_loss(position.board)
-
-    def choose_match_play(self, position, dice, cube) -> Play:  # type: ignore[no-untyped-def]
-        if self.script.replaying:
-            a = self._mine("resign")
-            if a:
-                raise Resignation(a.value)
-            a = self._mine("move")
-            if a is None:
-                raise SaveError(f"the saved match does not replay: {self.name} has no recorded move here")
-            for play in position.legal_plays(dice):
-                if play.moves == a.moves:
-                    return play
-            raise SaveError(f"the saved match does not replay: {a.describe()} is not legal here")
-        hook = getattr(self.real, "choose_match_play", None)
-        return hook(position, dice, cube) if hook else self.real.choose_play(position, dice)
-
-    def choose_play(self, position, dice) -> Play:  # type: ignore[no-untyped-def]
-        return self.real.choose_play(position, dice)
-
-    def observe(self, action: Action, table: Table) -> None:
-        hook = getattr(self.real, "observe", None)
-        if hook:
-            hook(action, table)
+        if not saved.finished and (saved.tournament is not None) == tournament:
+            return path
+    raise SaveError(f"no unfinished {'tournament' if tournament else 'match'} to resume in {folder}")

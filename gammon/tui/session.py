@@ -115,7 +115,7 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str
               offer_analysis: bool = False) -> MatchRecord:
     """Play ``match`` to the end (or until someone quits), report the score and save it.
 
-    ``kept`` names the autosave that an unfinished match can be resumed from;
+    ``kept`` says where an unfinished match is kept and how to resume it (:func:`gammon.tui.saves.kept_note`);
     ``offer_analysis`` ends with the command that analyses the saved match.
     """
     quit_early = False
@@ -131,7 +131,7 @@ def run_match(match: Match, out: TextIO, save_path: str | None = None, kept: str
     record = match.record
     print(final_report(record, quit_early), file=out, flush=True)
     if kept and not record.finished:
-        print(f" The match is saved in {kept}: 'gammon play --resume' continues it.", file=out, flush=True)
+        print(f" {kept}", file=out, flush=True)
     save(record, save_path, out)
     if offer_analysis and save_path and any(a.kind == "move" for g in record.games for a in g.actions):
         print(f" How well did you play? gammon analyse {save_path}", file=out, flush=True)
