@@ -65,6 +65,29 @@ def test_resume_after_a_killed_process_continues_exactly(seeded):
     assert len(read_save(path).actions) >= len(saved.actions)
 
 
+def test_a_killed_process_cannot_roll_the_opening_again():
+    # Given system dice and a game that the human opens (the opening roll is theirs to play at once),
+    # when the process is killed at that first move prompt, then --resume shows the same opening roll.
+    for _ in range(12):  # who opens is the dice's choice: try until it is the human
+        child = spawn("play", "--opponent", "level1", "--no-hint", "--no-color")
+        child.expect(PROMPT)
+        if child.after.startswith("you, move") and "you to play" in child.before:
+            break
+        child.kill(signal.SIGKILL)
+        child.close()
+    else:
+        pytest.fail("the human never won the opening roll in 12 games")
+    prompt, position_id = child.after, child.before.rsplit("Position ID: ", 1)[1].split()[0]
+    child.kill(signal.SIGKILL)
+    child.close()
+    again = spawn("play", "--resume", "--no-color")
+    again.expect(PROMPT)
+    assert again.after == prompt
+    assert again.before.rsplit("Position ID: ", 1)[1].split()[0] == position_id
+    again.kill(signal.SIGKILL)
+    again.close()
+
+
 def test_quit_asks_and_says_where_the_match_is_saved():
     child = spawn("play", "--opponent", "level1", "--no-hint", "--no-color", "--seed", "2")
     child.expect(PROMPT)
