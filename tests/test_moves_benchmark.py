@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gammon.position import Position
+from support import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "moves.py"
 
 
 @pytest.fixture(scope="module")
 def moves():
-    spec = importlib.util.spec_from_file_location("moves_benchmark", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[spec.name]
+    yield from load_script(SCRIPT, "moves_benchmark")
 
 
 def test_doctests(moves):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import shutil
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gammon.position import Position
+from support import load_script
 
 FOLDER = Path(__file__).resolve().parents[1] / "benchmarks"
 needs_gnubg = pytest.mark.skipif(shutil.which("/usr/games/gnubg") is None, reason="needs GNU Backgammon (/usr/games/gnubg)")
@@ -19,14 +19,9 @@ needs_gnubg = pytest.mark.skipif(shutil.which("/usr/games/gnubg") is None, reaso
 @pytest.fixture(scope="module")
 def bench():
     sys.path.insert(0, str(FOLDER))  # as when run as a script: it reads the decisions with moves.py
-    spec = importlib.util.spec_from_file_location("rollout_benchmark", FOLDER / "rollout.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     try:
-        spec.loader.exec_module(module)
-        yield module
+        yield from load_script(FOLDER / "rollout.py", "rollout_benchmark")
     finally:
-        del sys.modules[spec.name]
         sys.modules.pop("moves", None)
         sys.path.remove(str(FOLDER))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 from pathlib import Path
@@ -11,33 +10,9 @@ from pathlib import Path
 import pytest
 
 from gammon.tui.saves import SaveError, latest_unfinished, read_save, saves_dir
+from support import PROMPT, ROOT, play_turns, spawn
 
 pexpect = pytest.importorskip("pexpect")
-ROOT = Path(__file__).resolve().parents[1]
-PROMPT = r"you, (move (\d)-(\d):|roll or double\? \[roll\]|play [^?\r\n]+\? \[Enter = yes, undo = take back\]|take or pass\?) "
-
-
-def spawn(*args: str):
-    return pexpect.spawn(sys.executable, ["-m", "gammon", *args], encoding="utf-8", timeout=90, cwd=str(ROOT),
-                         dimensions=(60, 160), env={**os.environ, "PYTHONUNBUFFERED": "1"})
-
-
-def play_turns(child, turns: int) -> tuple[str, str]:
-    """Answer ``turns`` move prompts with the first listed play; return the next move prompt and board's ID."""
-    done = 0
-    while True:
-        child.expect(PROMPT)
-        prompt = child.after
-        if prompt.startswith("you, move"):
-            if done == turns:
-                position_id = child.before.rsplit("Position ID: ", 1)[1].split()[0]
-                return prompt, position_id
-            child.sendline("1")
-            done += 1
-        elif "take or pass" in prompt:
-            child.sendline("take")
-        else:
-            child.sendline("")
 
 
 @pytest.mark.parametrize("seeded", [True, False])

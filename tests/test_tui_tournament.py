@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,10 +15,10 @@ from gammon.cli.tournament import play_tournament, resume_tournament
 from gammon.dice import SeededDice
 from gammon.match import QuitMatch
 from gammon.tui.saves import latest_unfinished, read_save, saves_dir
+from support import PROMPT, play_turns, spawn
 
 pexpect = pytest.importorskip("pexpect")
-ROOT = Path(__file__).resolve().parents[1]
-PROMPT = r"you, (move (\d)-(\d):|roll or double\? \[roll\]|play [^?\r\n]+\? \[Enter = yes, undo = take back\]|take or pass\?) "
+NO_COLOR = {"NO_COLOR": "1"}
 LEVEL1 = ["--opponents", "level1", "level1", "level1", "level1", "--lengths", "1", "1", "1", "1"]
 
 
@@ -111,34 +109,12 @@ def test_a_tournament_lost_is_over_and_not_resumed():
 # -- the command, in a terminal ---------------------------------------------------------
 
 
-def spawn(*args: str):
-    return pexpect.spawn(sys.executable, ["-m", "gammon", *args], encoding="utf-8", timeout=90, cwd=str(ROOT),
-                         dimensions=(60, 160), env={**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"})
-
-
-def play_turns(child, turns: int) -> tuple[str, str]:
-    """Answer ``turns`` move prompts with the first listed play; return the next move prompt and board's ID."""
-    done = 0
-    while True:
-        child.expect(PROMPT)
-        prompt = child.after
-        if prompt.startswith("you, move"):
-            if done == turns:
-                return prompt, child.before.rsplit("Position ID: ", 1)[1].split()[0]
-            child.sendline("1")
-            done += 1
-        elif "take or pass" in prompt:
-            child.sendline("take")
-        else:
-            child.sendline("")
-
-
 @pytest.mark.parametrize("seeded", [True, False])
 def test_tournament_resume_after_a_killed_process_continues_the_round_exactly(seeded):
     # Given a tournament round in progress, when the process is killed at a move prompt,
     # then --resume shows the same round, position and dice at the same prompt.
     seed = ["--seed", "5"] if seeded else []
-    child = spawn("tournament", *LEVEL1, *seed)
+    child = spawn("tournament", *LEVEL1, *seed, env=NO_COLOR)
     prompt, position_id = play_turns(child, 3)
     child.kill(signal.SIGKILL)
     child.close()
@@ -146,7 +122,7 @@ def test_tournament_resume_after_a_killed_process_continues_the_round_exactly(se
     saved = read_save(path)
     assert not saved.finished and saved.actions and saved.tournament.round == 0
     assert (saved.setup.seed == 5) is seeded and saved.tournament.opponents == ["level1"] * 4
-    again = spawn("tournament", "--resume")
+    again = spawn("tournament", "--resume", env=NO_COLOR)
     again.expect_exact(f"Resuming the tournament from {path}: Round 1, {len(saved.actions)} actions so far.")
     again.expect_exact("=== Round 1: a 1-point match against level1 ===")
     again.expect(PROMPT)
@@ -160,7 +136,7 @@ def test_tournament_resume_after_a_killed_process_continues_the_round_exactly(se
 
 
 def test_quitting_a_tournament_asks_and_says_where_it_is_saved_and_how_to_resume():
-    child = spawn("tournament", *LEVEL1, "--seed", "2")
+    child = spawn("tournament", *LEVEL1, "--seed", "2", env=NO_COLOR)
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect(r"Stop playing\? The tournament is saved in (\S+): 'gammon tournament --resume' continues it\. "

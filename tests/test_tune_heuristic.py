@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,7 @@ from gammon.engine import terms as ft
 from gammon.outcomes import results
 from gammon.bots.heuristic import LEVELS, Level
 from gammon.position import Position
+from support import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "tune_heuristic.py"
 HEURISTIC = Path(__file__).resolve().parents[1] / "gammon" / "bots" / "heuristic.py"
@@ -22,14 +21,7 @@ HEURISTIC = Path(__file__).resolve().parents[1] / "gammon" / "bots" / "heuristic
 
 @pytest.fixture(scope="module")
 def tune():
-    spec = importlib.util.spec_from_file_location("tune_heuristic", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[spec.name]
+    yield from load_script(SCRIPT, "tune_heuristic")
 
 
 def labelled(tune, seed: int, weights: np.ndarray, offsets: float, noise: float):

@@ -104,16 +104,16 @@ class Level:
 # the worry, in one game of eight.
 # gammon eval level2 level1 --games 2000 --seed 11: level 2 wins +0.71 points per game
 # (95% CI +0.65 .. +0.77) and backgammons in 5.3% of the games (level 2 against
-# itself: 4.4% per side).
+# itself: about 4% a side).
 LEVEL_1 = Level(
     name="beginner",
     weights={
         "pips": 0.244,
         "off": 0.061,
-        "blots": -0.05,
+        "blots": -0.050,
         "points": 0.122,
         "their_bar": 0.055,
-        "gammon_risk": -0.8,
+        "gammon_risk": -0.800,
     },
     noise=0.10,
 )

@@ -1,0 +1,52 @@
+"""Helpers the tests share: driving `gammon` in a pseudo-terminal, and loading a benchmark script as a module."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Every prompt of the human player in `gammon play` and `gammon tournament`.
+PROMPT = r"you, (move (\d)-(\d):|roll or double\? \[roll\]|play [^?\r\n]+\? \[Enter = yes, undo = take back\]|take or pass\?) "
+
+
+def spawn(*args: str, env: dict[str, str] | None = None, timeout: int = 90):
+    """``python -m gammon ARGS`` on a 60x160 pseudo-terminal (pexpect), unbuffered, ``env`` added."""
+    import pexpect
+
+    return pexpect.spawn(sys.executable, ["-m", "gammon", *args], encoding="utf-8", timeout=timeout, cwd=str(ROOT),
+                         dimensions=(60, 160), env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+
+
+def play_turns(child, turns: int) -> tuple[str, str]:
+    """Answer ``turns`` move prompts with the first listed play (rolling, taking and confirming as asked);
+    return the next move prompt and the Position ID of the board above it."""
+    done = 0
+    while True:
+        child.expect(PROMPT)
+        prompt = child.after
+        if prompt.startswith("you, move"):
+            if done == turns:
+                return prompt, child.before.rsplit("Position ID: ", 1)[1].split()[0]
+            child.sendline("1")
+            done += 1
+        elif "take or pass" in prompt:
+            child.sendline("take")
+        else:
+            child.sendline("")
+
+
+def load_script(path: Path, name: str) -> Iterator[ModuleType]:
+    """Import the script ``path`` as module ``name`` for a fixture to yield; forgotten afterwards."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while it loads
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]
