@@ -135,7 +135,7 @@ def main() -> int:
             row.update(a=a, b=b, length=length, seed=seed, games=len(record.games), seconds=seconds,
                        gnubg_seconds=gnubg_result["seconds"])
             rows.append(row)
-    print(f"| players | length | seed | games | ours mEMG/move | gnubg mEMG/move | same order | gnubg very bad | ours very bad | ours marked |")
+    print("| players | length | seed | games | ours mEMG/move | gnubg mEMG/move | same order | gnubg very bad | ours very bad | ours marked |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['a']} - {r['b']} | {r['length']} | {r['seed']} | {r['games']} | "

@@ -64,6 +64,31 @@ PROMPTS = [r"you, move (\d)-(\d): ", r"you, roll or double\? \[roll\] ", r"Final
            r"you, play [^?\r\n]*\? \[Enter = yes, undo = take back\] ", r"you, accept or reject\? "]
 
 
+def play_to_the_end(child, move, no_double: str) -> str:
+    """Answer every prompt of a 1-point match until it ends, each move prompt by ``move(child)``; confirm
+    plays, accept a bot's resignation (a race it has lost for certain: the result is the same), fail with
+    ``no_double`` if asked to roll or double. Returns the final score line, once gammon exited with 0."""
+    while True:
+        which = child.expect(PROMPTS)
+        if which == 0:
+            move(child)
+        elif which == 1:
+            pytest.fail(no_double)
+        elif which == 4:
+            child.sendline("")
+        elif which == 5:
+            child.sendline("accept")
+        elif which == 2:
+            final = child.after.strip()
+            break
+        else:
+            pytest.fail(f"gammon play ended early:\n{child.before[-3000:]}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return final
+
+
 def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
     # Given a seeded 1-point match against the random bot, when I type some illegal and unreadable
     # moves and commands between legal ones, then each is explained, nothing is lost, and the final
@@ -84,31 +109,19 @@ def test_play_a_whole_1_point_match_in_a_terminal(tmp_path):
               ("analyse", "Chequerplay statistics")]
     first_board = child.expect([r"Position ID: \S+", pexpect.EOF])
     assert first_board == 0
-    final = None
     turns = 0
-    while final is None:
-        which = child.expect(PROMPTS)
-        if which == 0:
-            turns += 1
-            if mistakes or extras:
-                entry, reply = (mistakes or extras).pop(0)
-                child.sendline(entry)
-                child.expect_exact(reply)
-                continue
-            child.sendline("1")
-        elif which == 1:
-            pytest.fail("the cube is dead in a 1-point match: no double prompt expected")
-        elif which == 4:
-            child.sendline("")
-        elif which == 5:  # the bot resigns a race it has lost for certain: the result is the same
-            child.sendline("accept")
-        elif which == 2:
-            final = child.after.strip()
+
+    def move(child) -> None:
+        nonlocal turns
+        turns += 1
+        if mistakes or extras:  # explained, and the same prompt comes back
+            entry, reply = (mistakes or extras).pop(0)
+            child.sendline(entry)
+            child.expect_exact(reply)
         else:
-            pytest.fail(f"gammon play ended early:\n{child.before[-3000:]}")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+            child.sendline("1")
+
+    final = play_to_the_end(child, move, "the cube is dead in a 1-point match: no double prompt expected")
     assert not mistakes and not extras and turns > 5
     record = play_match(FirstPlay(), RandomBot(seed=bot_seed(7, 1)), 1, SeededDice(7))
     assert final == expected_final(record)
@@ -165,24 +178,7 @@ def test_no_cube_plays_a_match_without_ever_offering_the_double():
     # and the match ends as the same dice give with the cube off.
     child = spawn("play", "--opponent", "random", "--match", "1", "--seed", "7", "--no-hint", "--no-cube")
     child.expect_exact("you against random: a 1-point match (cubeless).")
-    final = None
-    while final is None:
-        which = child.expect(PROMPTS)
-        if which == 0:
-            child.sendline("1")
-        elif which == 1:
-            pytest.fail("asked to roll or double with the cube off")
-        elif which == 4:
-            child.sendline("")
-        elif which == 5:  # the bot resigns a race it has lost for certain: the result is the same
-            child.sendline("accept")
-        elif which == 2:
-            final = child.after.strip()
-        else:
-            pytest.fail(f"gammon play ended early:\n{child.before[-3000:]}")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    final = play_to_the_end(child, lambda child: child.sendline("1"), "asked to roll or double with the cube off")
     record = play_match(FirstPlay(), RandomBot(seed=bot_seed(7, 1)), 1, SeededDice(7), cube=False)
     assert final == expected_final(record)
 
