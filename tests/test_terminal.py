@@ -291,7 +291,7 @@ def test_losing_a_round_before_the_final_ends_the_tournament():
     out = io.StringIO()
     records = play_tournament(Resigns("you"), [Resigns(f"bot{i}", resign=False) for i in range(4)], SeededDice(1), out)
     assert len(records) == 1 and records[0].winner == 1
-    assert "bot0 knocks you out in the Round 1." in out.getvalue()
+    assert "bot0 knocks you out in Round 1." in out.getvalue()
     assert "Round 2" not in out.getvalue()
 
 

@@ -101,7 +101,7 @@ def test_a_resumed_tournament_goes_on_exactly_as_if_it_had_never_stopped():
 def test_a_tournament_lost_is_over_and_not_resumed():
     out = io.StringIO()
     records = play_tournament(Plays("you", tires_after=0), opponents(), SeededDice(3), out, lengths=(1, 1, 1, 1))
-    assert len(records) == 1 and records[0].winner == 1 and "bot0 knocks you out in the Round 1." in out.getvalue()
+    assert len(records) == 1 and records[0].winner == 1 and "bot0 knocks you out in Round 1." in out.getvalue()
     with pytest.raises(Exception, match="no unfinished tournament to resume in "):
         latest_unfinished(tournament=True)
 

@@ -58,6 +58,16 @@ def round_title(index: int, rounds: int) -> str:
     return ROUND_NAMES[index] if rounds == len(ROUND_NAMES) else f"Round {index + 1}"
 
 
+def round_in_text(index: int, rounds: int) -> str:
+    """:func:`round_title` inside a sentence: ``Round 2`` but ``the semi-final``, ``the final``.
+
+    >>> round_in_text(1, 4), round_in_text(2, 4)
+    ('Round 2', 'the semi-final')
+    """
+    title = round_title(index, rounds)
+    return title if title.startswith("Round") else f"the {title.lower()}"
+
+
 def play_tournament(
     human: Bot,
     opponents: Sequence[Bot],
@@ -132,9 +142,9 @@ def _play_rounds(human: Bot, opponents: Sequence[Bot], autosave: Autosave, out: 
             break
         state.results.append(list(record.score))
         if state.lost:
-            print(f" {record.names[1]} knocks {record.names[0]} out in the {title}.", file=out, flush=True)
+            print(f" {record.names[1]} knocks {record.names[0]} out in {round_in_text(index, rounds)}.", file=out, flush=True)
         elif not state.won:
-            print(f" {record.names[0]} goes through to the {round_title(index + 1, rounds)}.", file=out, flush=True)
+            print(f" {record.names[0]} goes through to {round_in_text(index + 1, rounds)}.", file=out, flush=True)
     else:
         autosave.write()  # over: nothing left to resume
         if state.won:
