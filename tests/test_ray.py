@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -108,9 +109,13 @@ def test_the_arena_on_ray_plays_the_same_games_as_local_processes(ray, tmp_path,
 @needs_ray
 def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray):
     with runners.start(RAY, ArenaWorker, ("level2", "level1", {}, 5, MONEY), 2) as runner:
+        killed = []
+
         def kill_once(n):
-            if runner.pool.replaced == 0:
+            if not killed:
                 ray.kill(runner.pool.handles[0])
+                killed.append(n)
+                time.sleep(1.0)  # ray.kill lands asynchronously: the units the actor gets after this must fail
 
         records = play_pairs(runner, 12, kill_once)
         assert runner.pool.replaced == 1 and runner.stats()["units_resubmitted"] >= 1
