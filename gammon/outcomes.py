@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.analysis import in_contact
+
 #: The five outcome probabilities, cumulative (a backgammon is also a gammon and a win).
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
@@ -79,19 +81,15 @@ def rule_out_into(board, out) -> None:
     theirs = -board[0]
     my_back = board[25] > 0  # a checker of mine on the bar or in their home board (my 19-24)
     their_back = board[0] < 0  # theirs on the bar or in my home board (my 1-6)
-    my_rear = 25 if board[25] > 0 else 0
-    their_rear = 0 if board[0] < 0 else 25
     for p in range(1, 25):
         v = board[p]
         if v > 0:
             mine += v
             my_back |= p >= 19
-            my_rear = max(my_rear, p)
         elif v < 0:
             theirs -= v
             their_back |= p <= 6
-            their_rear = min(their_rear, p)
-    contact = my_rear > their_rear
+    contact = in_contact(board)
     if theirs < 15:
         out[1] = 0.0
         out[2] = 0.0

@@ -268,6 +268,6 @@ def format_cube_decision(
 
 def format_cube(cube: CubeHint) -> str:
     """The cube decision laid out as ``gammon cube`` prints it (GNU Backgammon's cube hint)."""
-    text = format_cube_decision(cube.decision, list(cube.probabilities), cube.match_length, cube.score, cube.cube, cube.owner,
-                       cube.crawford)
+    text = format_cube_decision(cube.decision, list(cube.probabilities), cube.match_length, cube.score, cube.cube,
+                                cube.owner, cube.crawford)
     return f"{cube.plies}-ply cubeless probabilities\n{text}"

@@ -76,8 +76,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
 def _numbers(text: str, option: str, count: int, kind: type, expected: str) -> list:
     parts = [part.strip() for part in text.split(",")]
     try:
