@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.analysis import in_contact
+from gammon.engine.cache import cross_file
 
 #: The five outcome probabilities, cumulative (a backgammon is also a gammon and a win).
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -67,6 +68,7 @@ def game_result(board) -> int:
     return loss_value(board)
 
 
+@cross_file
 @njit(cache=True, inline="always")
 def rule_out_into(board, out) -> None:
     """Zero the outcomes in ``out`` (five, for the side on roll in ``board``, not finished) that cannot happen.
@@ -102,6 +104,7 @@ def rule_out_into(board, out) -> None:
         out[4] = 0.0
 
 
+@cross_file
 @njit(cache=True)
 def rule_out_rows(boards, values) -> None:
     """:func:`rule_out_into` for each row of ``boards`` ((n, 26)) and ``values`` ((n, 5)), in place."""
