@@ -162,6 +162,16 @@ def lost_into(points, out) -> None:
     out[4] = 1.0 if points >= 3 else 0.0
 
 
+@njit(cache=True, inline="always")
+def won_into(points, out) -> None:
+    """:func:`won_probs` of ``points`` written into ``out`` (five), for compiled code."""
+    out[0] = 1.0
+    out[1] = 1.0 if points >= 2 else 0.0
+    out[2] = 1.0 if points >= 3 else 0.0
+    out[3] = 0.0
+    out[4] = 0.0
+
+
 def flip(p: np.ndarray) -> np.ndarray:
     """The same outcome distribution seen by the other side (float64).
 
@@ -194,6 +204,17 @@ def sanitize(p: np.ndarray) -> np.ndarray:
     p[..., 3] = np.minimum(p[..., 3], 1.0 - p[..., 0])
     p[..., 4] = np.minimum(p[..., 4], p[..., 3])
     return p
+
+
+@njit(cache=True, inline="always")
+def sanitize_into(p) -> None:
+    """Compiled :func:`sanitize` of five float64 values, in place, in the same order of operations."""
+    for k in range(5):
+        p[k] = min(max(p[k], 0.0), 1.0)
+    p[1] = min(p[1], p[0])
+    p[2] = min(p[2], p[1])
+    p[3] = min(p[3], 1.0 - p[0])
+    p[4] = min(p[4], p[3])
 
 
 # -- cubeless equity ------------------------------------------------------------------

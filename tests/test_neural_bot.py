@@ -149,3 +149,42 @@ def test_shipped_model_matches_its_recipe_and_card():
     assert 0 < model.games_trained <= recipe.total_games
     assert f"{arch.hidden} {arch.activation} hidden units" in card.lower()
     assert f"| games trained | {model.games_trained:,}" in card
+
+
+def _reference_probabilities(bot: NeuralBot, position: Position, plies: int) -> np.ndarray:
+    """The searched probabilities by their definition, through the public API: per roll the play with
+    the best 0-ply equity, the position it leaves valued ``plies - 1`` deep by the opponent, flipped."""
+    from gammon.outcomes import equity, flip, sanitize, won_probs
+
+    if plies == 0:
+        return bot.probabilities(position, 0)
+    total = np.zeros(5)
+    for dice, weight in ROLLS:
+        plays, theirs = bot.play_probabilities(position, dice)
+        best = int(np.argmax(-equity(theirs)))
+        after = position.apply(plays[best])
+        if after.is_game_over():
+            mine = won_probs(after.result())
+        else:
+            mine = flip(_reference_probabilities(bot, after, plies - 1))
+        total += weight * mine
+    return sanitize(total / 36.0)
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_searched_probabilities_follow_their_definition(weights, plies):
+    """The compiled 1- and 2-ply probabilities (engine.search) equal the search written out roll by roll,
+    at the opening, in a midgame and in a bear-off where some rolls end the game."""
+    from gammon.engine.search import probabilities_batch
+
+    bot = NeuralBot(weights)
+    near_end = Position.from_position_id("+L4PAACFAAAAAA")  # three checkers left on the 1, 2 and 6 points
+    positions = [Position.initial(), MIDGAME, near_end]
+    for position in positions:
+        expected = _reference_probabilities(bot, position, plies)
+        np.testing.assert_allclose(bot.probabilities(position, plies), expected, atol=2e-5)
+    boards = np.stack([np.ascontiguousarray(p.board, np.int8) for p in positions])
+    batch = np.empty((len(positions), 5))
+    probabilities_batch(boards, bot._net, plies, batch)
+    for row, position in zip(batch, positions):
+        assert row.tolist() == bot.probabilities(position, plies).tolist()

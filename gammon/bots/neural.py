@@ -39,12 +39,11 @@ import numpy as np
 from gammon import resources
 from gammon.cube import CubeState, cube_decision, position_efficiency
 from gammon.matchplay import play_mwc
-from gammon.engine.analysis import ROLLS
 from gammon.engine.cache import refresh
 from gammon.engine.network import evaluate_batch, play_equities, play_probabilities
-from gammon.engine.search import best_play, deep_equities
+from gammon.engine.search import deep_equities, probabilities_1ply, probabilities_2ply
 from gammon.net import Evaluator, Model, ModelFileError, Weights, load_model
-from gammon.outcomes import flip, game_result, sanitize, won_probs
+from gammon.outcomes import sanitize
 from gammon.play import Play
 from gammon.position import Dice, Position
 
@@ -150,15 +149,9 @@ class NeuralBot:
             p = np.empty((1, 5), np.float32)
             evaluate_batch(board, self._net, p)
             return sanitize(p[0])
-        total = np.zeros(5)
-        for (d1, d2), weight in ROLLS:
-            after, over, i, _ = best_play(board[0], d1, d2, self._net)
-            if over[i]:
-                mine = won_probs(int(game_result(after[i])))
-            else:
-                mine = flip(self.probabilities(Position._trusted(after[i], False), plies - 1))
-            total += weight * mine
-        return sanitize(total / 36.0)
+        out = np.empty(5, np.float64)
+        (probabilities_1ply if plies == 1 else probabilities_2ply)(board[0], self._net, out)
+        return out
 
     def offer_double(self, position: Position, cube: CubeState) -> bool:
         if not cube.may_double():

@@ -24,8 +24,8 @@ from numba import njit, prange
 from gammon.engine.analysis import ROLL_HI, ROLL_LO, ROLL_WEIGHT
 from gammon.engine.cache import cross_file
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import base_layer, score_from_base
-from gammon.outcomes import game_result
+from gammon.engine.network import base_layer, evaluate_into, score_from_base
+from gammon.outcomes import flip_into, game_result, sanitize_into, won_into
 
 
 @cross_file
@@ -102,3 +102,84 @@ def deep_equities(after, over, keep, plies, ev, out) -> None:
         for k in range(keep.shape[0]):
             i = keep[k]
             out[i] = game_result(after[i]) if over[i] else -value_2ply(after[i], ev)
+
+
+
+@cross_file
+@njit(cache=True)
+def _leaf_into(b, ev, x, out) -> None:
+    """The 0-ply probabilities (float64, sanitized) of the side on roll in ``b``, not finished."""
+    leaf = np.empty(5, np.float32)
+    evaluate_into(b, ev, x, leaf)
+    for k in range(5):
+        out[k] = leaf[k]
+    sanitize_into(out)
+
+
+@njit(cache=True, inline="always")
+def _add_flipped(total, weight, theirs, mine) -> None:
+    flip_into(theirs, mine)
+    for k in range(5):
+        total[k] += weight * mine[k]
+
+
+@njit(cache=True, inline="always")
+def _average_into(total, out) -> None:
+    for k in range(5):
+        out[k] = total[k] / 36.0
+    sanitize_into(out)
+
+
+@cross_file
+@njit(cache=True)
+def probabilities_1ply(board, ev, out) -> None:
+    """The five probabilities (float64, into ``out``) of the side on roll in ``board`` before it rolls: for
+    each of the 21 rolls its best 0-ply play, the position it leaves valued at 0-ply, averaged and sanitized."""
+    x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
+    base, x0, h0, net = base_layer(board, ev)
+    total = np.zeros(5, np.float64)
+    theirs = np.empty(5, np.float64)
+    mine = np.empty(5, np.float64)
+    for r in range(21):
+        after, over, i, _ = _best_from_base(board, base, x0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        if over[i]:
+            won_into(game_result(after[i]), mine)
+            for k in range(5):
+                total[k] += ROLL_WEIGHT[r] * mine[k]
+        else:
+            _leaf_into(after[i], ev, x, theirs)
+            _add_flipped(total, ROLL_WEIGHT[r], theirs, mine)
+    _average_into(total, out)
+
+
+@cross_file
+@njit(cache=True)
+def probabilities_2ply(board, ev, out) -> None:
+    """:func:`probabilities_1ply` one ply deeper: each roll's 0-ply play valued at 1-ply (the probabilities
+    behind :func:`value_2ply`)."""
+    base, x0, h0, net = base_layer(board, ev)
+    total = np.zeros(5, np.float64)
+    theirs = np.empty(5, np.float64)
+    mine = np.empty(5, np.float64)
+    for r in range(21):
+        after, over, i, _ = _best_from_base(board, base, x0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        if over[i]:
+            won_into(game_result(after[i]), mine)
+            for k in range(5):
+                total[k] += ROLL_WEIGHT[r] * mine[k]
+        else:
+            probabilities_1ply(after[i], ev, theirs)
+            _add_flipped(total, ROLL_WEIGHT[r], theirs, mine)
+    _average_into(total, out)
+
+
+@cross_file
+@njit(cache=True, parallel=True)
+def probabilities_batch(boards, ev, plies, out) -> None:
+    """:func:`probabilities_1ply` or :func:`probabilities_2ply` (``plies``) of each of ``boards`` ((n, 26),
+    none finished) into ``out`` ((n, 5) float64), parallel over the boards on Numba's threads."""
+    for k in prange(boards.shape[0]):
+        if plies == 1:
+            probabilities_1ply(boards[k], ev, out[k])
+        else:
+            probabilities_2ply(boards[k], ev, out[k])
