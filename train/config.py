@@ -20,6 +20,8 @@ class ConfigError(GammonError):
 class Config:
     """Hyperparameters of a TD(lambda) self-play run (each field is a TOML key)."""
 
+    method: str = "td"
+    """how the nets learn: td (TD(lambda) from self-play games) or search (fit them, round by round, to their own deeper search's probabilities on self-play positions and the plays they weighed: gammon.train.distill)"""
     exp_name: str = "td"
     """name of the experiment; the run folder is ``runs/backgammon__<exp_name>__<seed>__<time>``"""
     seed: int = 1
@@ -66,6 +68,16 @@ class Config:
     """games per evaluation match (duplicate dice, so even)"""
     eval_opponents: list[str] = field(default_factory=lambda: ["pubeval", "level5"])
     """opponents of the evaluation matches, checked at the start: an unknown one is an error; one whose optional extra is missing (pubeval, gnubg) is skipped with a note"""
+    search_games: int = 5_000
+    """method search: self-play games per round (total_games / search_games rounds)"""
+    search_plies: int = 1
+    """method search: the depth (1 or 2) whose probabilities are the targets"""
+    search_candidates: int = 4
+    """method search: the best plays by 0-ply whose positions join the targets, of one drawn roll at every other position a player faced"""
+    search_epochs: int = 10
+    """method search: passes over a round's positions (the learning rate falls linearly to zero in each round)"""
+    search_batch: int = 256
+    """method search: positions per gradient step"""
     log_every: int = 10
     """updates between TensorBoard scalars"""
     runs_dir: str = "runs"
@@ -90,6 +102,10 @@ class Config:
             (self.ray_staleness >= 0, "ray_staleness must be >= 0"),
             (self.checkpoint_every >= 1 and self.eval_every >= 0 and self.eval_games >= 0, "bad checkpoint/eval interval"),
             (self.log_every >= 1, "log_every must be >= 1"),
+            (self.method in ("td", "search"), "method must be td or search"),
+            (self.search_games >= 1 and self.search_epochs >= 1 and self.search_batch >= 1, "search_games, search_epochs and search_batch must be >= 1"),
+            (self.search_plies in (1, 2), "search_plies must be 1 or 2"),
+            (self.search_candidates >= 0, "search_candidates must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:

@@ -63,6 +63,12 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     ``eval.jsonl`` (evaluation results), ``config.json`` and the TensorBoard
     event files.
     """
+    if cfg.method == "search":
+        if backend.is_ray:
+            raise ConfigError("method search runs on this machine only: drop --backend ray")
+        from gammon.train.distill import distill
+
+        return distill(cfg, resume=resume, device=device, progress=progress)
     if backend.is_ray:
         require_ray()
     import torch

@@ -1,0 +1,109 @@
+"""The search-distillation stage (method = "search"): its positions, its targets, its fit, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from gammon.bots.neural import NeuralBot
+from gammon.cli import main
+from gammon.engine.network import BEAROFF, position_class
+from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
+from gammon.position import Position
+from gammon.train.config import Config, ConfigError
+from gammon.train.distill import fit, round_positions, searched_targets
+from gammon.train.nets import Nets
+from gammon.train.selfplay import SelfPlayer
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = str(ROOT / "configs" / "td-quick.toml")
+
+
+@pytest.fixture(scope="module")
+def start_model(tmp_path_factory) -> Path:
+    arch = Architecture(hidden=8)
+    path = tmp_path_factory.mktemp("start") / "start.pt"
+    save_model(path, build_module(arch, seed=5).state_dict(), arch, games_trained=1)
+    return path
+
+
+def search_run(runs: Path, start: Path, *extra: str) -> list[str]:
+    sets = ["method=search", f"init_model={start}", "hidden=8", "search_games=3", "total_games=6", "search_epochs=2",
+            "search_batch=64", "eval_every=0", "learning_rate=0.003", f"runs_dir={runs}", *extra]
+    return ["train", "--config", QUICK, "--no-progress", "--device", "cpu"] + [a for s in sets for a in ("--set", s)]
+
+
+def test_a_round_takes_the_positions_faced_and_the_best_candidates_without_repeats_or_bear_offs(start_model):
+    ev = load_model(start_model).evaluator()
+    games = SelfPlayer(ev).play_many(np.random.default_rng(2), 3)
+    args = ev.kernel_args()
+    boards, classes = round_positions(games, args, 3, np.random.default_rng(3))
+    faced = {b.tobytes() for g in games for b in g.boards[:-1] if position_class(b, args) != BEAROFF}
+    seen = {b.tobytes() for b in boards}
+    assert faced <= seen and len(seen) == boards.shape[0]  # every faced position, each once
+    assert boards.shape[0] > len(faced)  # and candidates besides
+    assert all(position_class(b, args) == c != BEAROFF for b, c in zip(boards, classes))
+    only_faced, _ = round_positions(games, args, 0, np.random.default_rng(3))
+    assert {b.tobytes() for b in only_faced} == faced
+
+
+def test_the_targets_are_the_nets_own_searched_probabilities(start_model):
+    ev = load_model(start_model).evaluator()
+    bot = NeuralBot(ev)
+    positions = [Position.initial(), Position.from_position_id("4HPwATDgc/ABMA")]
+    boards = np.stack([np.ascontiguousarray(p.board, np.int8) for p in positions])
+    for plies in (1, 2):
+        targets = searched_targets(boards, ev.kernel_args(), plies)
+        for row, position in zip(targets, positions):
+            np.testing.assert_allclose(row, bot.probabilities(position, plies), atol=1e-6)
+
+
+def test_fitting_moves_the_net_towards_its_targets(start_model):
+    cfg = Config(hidden=8, init_model=str(start_model), search_epochs=5, search_batch=32, learning_rate=0.01)
+    nets = Nets(cfg)
+    nets.warm_start(load_model(start_model))
+    ev = nets.evaluator().kernel_args()
+    games = SelfPlayer(nets.evaluator()).play_many(np.random.default_rng(4), 4)
+    boards, classes = round_positions(games, ev, 2, np.random.default_rng(5))
+    targets = searched_targets(boards, ev, 1)
+
+    def gap() -> float:
+        from gammon.engine.encoding import encode_batch
+
+        with torch.no_grad():
+            return float(torch.mean((torch.sigmoid(nets.contact(torch.from_numpy(encode_batch(boards, 211)))) -
+                                     torch.from_numpy(targets)) ** 2))
+
+    before = gap()
+    fit(nets, boards, classes, targets, cfg, seed=1)
+    assert gap() < 0.8 * before
+
+
+def test_a_search_run_writes_a_model_and_resumes_to_the_same_weights(tmp_path, start_model, capsys):
+    assert main(search_run(tmp_path / "a", start_model)) == 0
+    (whole,) = (tmp_path / "a").iterdir()
+    assert main(search_run(tmp_path / "b", start_model, "total_games=3")) == 0
+    (half,) = (tmp_path / "b").iterdir()
+    assert torch.load(half / "checkpoint.pt", weights_only=True)["games"] == 3
+    assert main(["train", "--resume", str(half), "--no-progress", "--set", "total_games=6"]) == 0
+    a = torch.load(whole / "checkpoint.pt", weights_only=True)["model"]
+    b = torch.load(half / "checkpoint.pt", weights_only=True)["model"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    model = load_model(whole / "model.pt")
+    assert model.games_trained == 6
+    start = weights_from_state(load_model(start_model).state_dict, model.arch)
+    assert not np.array_equal(model.weights.w1, start.w1)  # it learned
+    Evaluator(model.weights)  # and plays
+
+
+def test_a_search_run_needs_a_model_to_start_from(tmp_path, capsys):
+    with pytest.raises(ConfigError, match="init_model"):
+        from gammon.train.config import load_config
+        from gammon.train.distill import distill
+
+        distill(load_config(QUICK, ["method=search", f"runs_dir={tmp_path}", "eval_every=0"]), progress=False)
+    with pytest.raises(ConfigError, match="method must be"):
+        Config(method="rollout")

@@ -1,0 +1,185 @@
+"""Search distillation (``method = "search"``): the nets learn their own deeper search, round by round.
+
+The 0-ply net plays worse than its own 1-ply search, and most of what it
+gets wrong is in positions self-play never reaches: the plays it weighed and
+did not choose, which TD(lambda) never corrects. Each round therefore:
+
+1. plays ``search_games`` self-play games with the current nets
+   (:mod:`gammon.train.selfplay`);
+2. takes every position a player faced and, at every other one, draws a
+   roll and adds the positions left by its ``search_candidates`` best plays
+   by 0-ply (the choices the net must rank), without repeats or pure
+   bear-offs (valued exactly from the database);
+3. values each at ``search_plies`` plies with the same nets
+   (:func:`gammon.engine.search.probabilities_batch`);
+4. fits each net to its own positions' searched probabilities for
+   ``search_epochs`` passes (cross-entropy, the learning rate falling
+   linearly from ``learning_rate`` to zero in each round).
+
+The targets are the nets' own search of their own games: nothing else
+teaches them. A checkpoint is written after every round (a run stopped with
+Ctrl-C keeps its last finished round); ``--resume`` plays the next.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from gammon.engine.encoding import N_INPUTS, encode_batch
+from gammon.engine.movegen import generate_after
+from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, play_equities
+from gammon.engine.search import probabilities_batch
+from gammon.net import load_model, save_model
+from gammon.train.checkpoint import load_checkpoint, save_checkpoint
+from gammon.train.config import Config, ConfigError
+from gammon.train.nets import Nets
+from gammon.train.selfplay import SelfPlayer
+
+#: Positions valued per compiled call (the progress bar moves between calls).
+LABEL_CHUNK = 4096
+
+
+def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct positions of a round, none finished or a pure bear-off: ``(boards (n, 26), classes (n,))``.
+
+    Every position a player faced in ``games``, and at every other one the
+    positions left by the ``candidates`` best plays of a roll drawn from
+    ``rng``, by the 0-ply equities of ``ev`` (each seen by the side on roll).
+    """
+    faced = np.concatenate([g.boards[:-1] for g in games])
+    parts = [faced]
+    if candidates:
+        rolls = rng.integers(1, 7, size=(faced.shape[0], 2))
+        equities = np.empty(1024, np.float64)
+        for k in range(0, faced.shape[0], 2):
+            after, _, over = generate_after(faced[k], rolls[k, 0], rolls[k, 1])
+            n = after.shape[0]
+            if n < 2:
+                continue
+            play_equities(faced[k], after, over, ev, equities)
+            best = np.argsort(-equities[:n], kind="stable")[:candidates]
+            parts.append(after[best[~over[best]]])
+    boards = np.unique(np.concatenate(parts), axis=0)
+    classes = np.empty(boards.shape[0], np.int8)
+    evaluate_classes(boards, ev, classes, np.empty((boards.shape[0], 5), np.float32))
+    keep = classes != BEAROFF
+    return np.ascontiguousarray(boards[keep]), classes[keep]
+
+
+def searched_targets(boards: np.ndarray, ev: tuple, plies: int, bar=None) -> np.ndarray:
+    """The ``plies``-deep probabilities of each of ``boards`` for its side on roll ((n, 5) float32)."""
+    out = np.empty((boards.shape[0], 5), np.float64)
+    for start in range(0, boards.shape[0], LABEL_CHUNK):
+        stop = min(start + LABEL_CHUNK, boards.shape[0])
+        probabilities_batch(boards[start:stop], ev, plies, out[start:stop])
+        if bar is not None:
+            bar.update(stop - start)
+    return out.astype(np.float32)
+
+
+def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray, cfg: Config, seed: int) -> dict:
+    """``search_epochs`` passes of Adam over each net's positions; the mean loss of the last pass per net."""
+    import torch
+    import torch.nn.functional as F
+
+    generator = torch.Generator().manual_seed(seed)
+    optimizer = torch.optim.Adam(nets.parameters(), lr=cfg.learning_rate)
+    parts = []
+    for name, cls, module, inputs in (("contact", CONTACT, nets.contact, nets.arch.inputs), ("race", RACE, nets.race, N_INPUTS)):
+        rows = np.flatnonzero(classes == cls)
+        if module is not None and rows.size:
+            x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(nets.device)
+            parts.append((name, module, x, torch.from_numpy(targets[rows]).to(nets.device)))
+    losses = {}
+    for epoch in range(cfg.search_epochs):
+        for group in optimizer.param_groups:
+            group["lr"] = cfg.learning_rate * (1.0 - epoch / cfg.search_epochs)
+        for name, module, x, y in parts:
+            order = torch.randperm(x.shape[0], generator=generator)
+            total, steps = 0.0, 0
+            for start in range(0, x.shape[0], cfg.search_batch):
+                rows = order[start:start + cfg.search_batch]
+                loss = F.binary_cross_entropy_with_logits(module(x[rows]), y[rows])
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                optimizer.step()
+                total, steps = total + loss.item(), steps + 1
+            losses[name] = total / steps
+    return losses
+
+
+def distill(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progress: bool = True) -> Path:
+    """Run (or continue) a search-distillation run and return its folder (laid out as :func:`gammon.train.loop.train`'s)."""
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    from gammon.train.loop import check_eval_opponents, hyperparameter_table, new_run_dir, run_evaluation
+
+    state = load_checkpoint(resume) if resume is not None else None
+    games = state["games"] if state is not None else 0
+    if games >= cfg.total_games:
+        if state is not None:
+            print(f"{resume} is finished: it has trained {games} games of total_games={cfg.total_games}. "
+                  f"To train on, raise total_games: gammon train --resume {resume} --set total_games={games + cfg.search_games}",
+                  flush=True)
+        return Path(resume) if resume is not None else Path(cfg.runs_dir)
+    opponents = check_eval_opponents(cfg)
+    torch.set_num_threads(cfg.threads)
+    nets = Nets(cfg, device)
+    if state is not None:
+        nets.load_state(state, str(resume))
+        elapsed = state["elapsed"]
+    else:
+        if not cfg.init_model:
+            raise ConfigError("method search needs init_model: the nets whose search teaches them (a TD-trained model)")
+        nets.warm_start(load_model(cfg.init_model))
+        elapsed = 0.0
+    run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
+    print(f"run folder: {run_dir}" + (f" (resumed at {games} of {cfg.total_games} games)" if state else ""), flush=True)
+    (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
+    writer = SummaryWriter(str(run_dir))
+    if state is None:
+        writer.add_text("hyperparameters", hyperparameter_table(cfg))
+    bar = tqdm(total=cfg.total_games, initial=games, unit="game", disable=not progress, dynamic_ncols=True, mininterval=1.0)
+    try:
+        while games < cfg.total_games:
+            started = time.perf_counter()
+            round_no = games // cfg.search_games
+            n = min(cfg.search_games, cfg.total_games - games)
+            rng = np.random.default_rng([cfg.seed, round_no])
+            evaluator = nets.evaluator()
+            ev = evaluator.kernel_args()
+            played = SelfPlayer(evaluator).play_many(rng, n)
+            boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
+            with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {cfg.search_plies}-ply targets",
+                      disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
+                targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
+            losses = fit(nets, boards, classes, targets, cfg, seed=cfg.seed * 1_000_003 + round_no)
+            games += n
+            elapsed += time.perf_counter() - started
+            bar.update(n)
+            bar.set_postfix(positions=boards.shape[0], loss=f"{losses.get('contact', 0.0):.4f}")
+            for name, value in losses.items():
+                writer.add_scalar(f"losses/{name}", value, games)
+            writer.add_scalar("charts/positions_per_round", boards.shape[0], games)
+            writer.add_scalar("charts/round_seconds", time.perf_counter() - started, games)
+            save_checkpoint(run_dir, {**nets.state(), "games": games, "updates": round_no + 1, "positions": boards.shape[0],
+                                      "elapsed": elapsed, "config": cfg.as_dict()})
+            save_model(run_dir / "model.pt", nets.contact.state_dict(), nets.arch, games_trained=games,
+                       config=cfg.as_dict(), **nets.save_args())
+            if cfg.eval_every:
+                run_evaluation(cfg, run_dir, nets, games, writer, bar, opponents)
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"stopped at {games} games (the last finished round); continue with: gammon train --resume {run_dir}")
+        return run_dir
+    finally:
+        bar.close()
+        writer.flush()
+        writer.close()
+    return run_dir
