@@ -172,7 +172,7 @@ def distill(cfg: Config, *, resume: Path | None = None, device: str = "cpu", pro
                                       "elapsed": elapsed, "config": cfg.as_dict()})
             save_model(run_dir / "model.pt", nets.contact.state_dict(), nets.arch, games_trained=games,
                        config=cfg.as_dict(), **nets.save_args())
-            if cfg.eval_every:
+            if cfg.eval_every and games // cfg.eval_every > (games - n) // cfg.eval_every:
                 run_evaluation(cfg, run_dir, nets, games, writer, bar, opponents)
     except KeyboardInterrupt:
         bar.close()
