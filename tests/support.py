@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -50,3 +52,21 @@ def load_script(path: Path, name: str) -> Iterator[ModuleType]:
         yield module
     finally:
         del sys.modules[name]
+
+
+def start_cli(args: list[str]) -> subprocess.Popen:
+    """``python -m gammon ARGS`` from the checkout, its output captured as text."""
+    return subprocess.Popen([sys.executable, "-m", "gammon", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_checkpoint(runs: Path, proc: subprocess.Popen, timeout: float = 60.0) -> Path:
+    """The run folder under ``runs`` once its first checkpoint is written (``proc`` must still be running)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = list(runs.glob("*/checkpoint.pt"))
+        if found:
+            return found[0].parent
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    proc.kill()
+    raise AssertionError("no checkpoint appeared")

@@ -7,7 +7,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from gammon.position import Position
 from gammon.train.config import ConfigError, load_config
 from gammon.train.selfplay import SelfPlayer
 from gammon.train.td import lambda_returns
+from support import start_cli, wait_for_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -119,28 +119,12 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         assert "no CUDA device" in capsys.readouterr().err
 
 
-def _start(args: list[str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "gammon", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _wait_for_checkpoint(runs: Path, proc: subprocess.Popen, timeout: float = 60.0) -> Path:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        found = list(runs.glob("*/checkpoint.pt"))
-        if found:
-            return found[0].parent
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.02)
-    proc.kill()
-    raise AssertionError("no checkpoint appeared")
-
-
 @pytest.mark.parametrize("how", ["sigint", "sigkill"])
 def test_a_killed_run_resumes_exactly_where_it_stopped(tmp_path, capsys, how):
     # Given a run stopped mid-way, by Ctrl-C (saves and exits) or by SIGKILL (nothing saved but the last checkpoint)
     runs = tmp_path / "runs"
-    proc = _start(tiny(runs, "total_games=100000"))
-    run_dir = _wait_for_checkpoint(runs, proc)
+    proc = start_cli(tiny(runs, "total_games=100000"))
+    run_dir = wait_for_checkpoint(runs, proc)
     proc.send_signal(signal.SIGINT if how == "sigint" else signal.SIGKILL)
     out, err = proc.communicate(timeout=60)
     if how == "sigint":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from gammon.train.config import Config, ConfigError
 from gammon.train.distill import fit, round_positions, searched_targets
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
+from support import start_cli, wait_for_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = str(ROOT / "configs" / "td-quick.toml")
@@ -107,3 +109,14 @@ def test_a_search_run_needs_a_model_to_start_from(tmp_path, capsys):
         distill(load_config(QUICK, ["method=search", f"runs_dir={tmp_path}", "eval_every=0"]), progress=False)
     with pytest.raises(ConfigError, match="method must be"):
         Config(method="rollout")
+
+
+def test_ctrl_c_in_a_search_run_keeps_the_last_finished_round(tmp_path, start_model):
+    runs = tmp_path / "runs"
+    proc = start_cli(search_run(runs, start_model, "total_games=3000", "search_plies=2"))
+    run_dir = wait_for_checkpoint(runs, proc, timeout=180)  # the first round, compiling in a fresh checkout
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "continue with: gammon train --resume" in out
+    assert torch.load(run_dir / "checkpoint.pt", weights_only=True)["games"] % 3 == 0  # whole rounds only

@@ -33,6 +33,7 @@ from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.movegen import generate_after
 from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, play_equities
 from gammon.engine.search import probabilities_batch
+from gammon.errors import is_interrupt
 from gammon.net import load_model, save_model
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError
@@ -174,7 +175,9 @@ def distill(cfg: Config, *, resume: Path | None = None, device: str = "cpu", pro
                        config=cfg.as_dict(), **nets.save_args())
             if cfg.eval_every and games // cfg.eval_every > (games - n) // cfg.eval_every:
                 run_evaluation(cfg, run_dir, nets, games, writer, bar, opponents)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:  # Ctrl-C, also as numba wraps it in a compiled call
+        if not is_interrupt(exc):
+            raise
         bar.close()
         print(f"stopped at {games} games (the last finished round); continue with: gammon train --resume {run_dir}")
         return run_dir
