@@ -116,6 +116,7 @@ def _leaf_into(b, ev, x, out) -> None:
     sanitize_into(out)
 
 
+@cross_file
 @njit(cache=True, inline="always")
 def _add_flipped(total, weight, theirs, mine) -> None:
     flip_into(theirs, mine)
@@ -123,6 +124,7 @@ def _add_flipped(total, weight, theirs, mine) -> None:
         total[k] += weight * mine[k]
 
 
+@cross_file
 @njit(cache=True, inline="always")
 def _average_into(total, out) -> None:
     for k in range(5):
