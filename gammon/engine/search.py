@@ -1,4 +1,4 @@
-"""The network's search, compiled whole: the best play of a roll, and a position's value at 1 and 2 plies.
+"""The network's search, compiled whole: the best play of a roll, and a position's value and probabilities at 1 and 2 plies.
 
 Every function takes the evaluator as one tuple ``ev``
 (:meth:`gammon.net.Evaluator.kernel_args`) and scores a roll's plays with the
@@ -102,7 +102,6 @@ def deep_equities(after, over, keep, plies, ev, out) -> None:
         for k in range(keep.shape[0]):
             i = keep[k]
             out[i] = game_result(after[i]) if over[i] else -value_2ply(after[i], ev)
-
 
 
 @cross_file
