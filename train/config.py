@@ -18,7 +18,7 @@ class ConfigError(GammonError):
 
 @dataclass
 class Config:
-    """Hyperparameters of a TD(lambda) self-play run (each field is a TOML key)."""
+    """Hyperparameters of a training run, TD(lambda) or search distillation (each field is a TOML key)."""
 
     method: str = "td"
     """how the nets learn: td (TD(lambda) from self-play games) or search (fit them, round by round, to their own deeper search's probabilities on self-play positions and the plays they weighed: gammon.train.distill)"""

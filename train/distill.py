@@ -35,7 +35,7 @@ from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, play
 from gammon.engine.search import probabilities_batch
 from gammon.errors import is_interrupt
 from gammon.net import load_model, save_model
-from gammon.train.checkpoint import load_checkpoint, save_checkpoint
+from gammon.train.checkpoint import save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
@@ -113,22 +113,17 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
     return losses
 
 
-def distill(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progress: bool = True) -> Path:
-    """Run (or continue) a search-distillation run and return its folder (laid out as :func:`gammon.train.loop.train`'s)."""
+def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = None, device: str = "cpu",
+            progress: bool = True) -> Path:
+    """Run (or continue, from ``resume``'s checkpoint ``state``, not finished) a search-distillation run and
+    return its folder, laid out as :func:`gammon.train.loop.train`'s (which calls this for ``method = "search"``)."""
     import torch
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
     from gammon.train.loop import check_eval_opponents, hyperparameter_table, new_run_dir, run_evaluation
 
-    state = load_checkpoint(resume) if resume is not None else None
     games = state["games"] if state is not None else 0
-    if games >= cfg.total_games:
-        if state is not None:
-            print(f"{resume} is finished: it has trained {games} games of total_games={cfg.total_games}. "
-                  f"To train on, raise total_games: gammon train --resume {resume} --set total_games={games + cfg.search_games}",
-                  flush=True)
-        return Path(resume) if resume is not None else Path(cfg.runs_dir)
     opponents = check_eval_opponents(cfg)
     torch.set_num_threads(cfg.threads)
     nets = Nets(cfg, device)

@@ -63,26 +63,26 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     ``eval.jsonl`` (evaluation results), ``config.json`` and the TensorBoard
     event files.
     """
-    if cfg.method == "search":
-        if backend.is_ray:
-            raise ConfigError("method search runs on this machine only: drop --backend ray")
-        from gammon.train.distill import distill
-
-        return distill(cfg, resume=resume, device=device, progress=progress)
+    if cfg.method == "search" and backend.is_ray:
+        raise ConfigError("method search runs on this machine only: drop --backend ray")
     if backend.is_ray:
         require_ray()
-    import torch
-    import torch.nn.functional as F
-    from torch.utils.tensorboard import SummaryWriter
-    from tqdm import tqdm
-
-    # -- run folder, config, seeding --------------------------------------------
     state = load_checkpoint(resume) if resume is not None else None
     if state is not None and state["games"] >= cfg.total_games:
         print(f"{resume} is finished: it has trained {state['games']} games of total_games={cfg.total_games}. "
               f"To train on, raise total_games: gammon train --resume {resume} --set total_games={2 * max(state['games'], 1)}",
               flush=True)
         return Path(resume)
+    if cfg.method == "search":
+        from gammon.train.distill import distill
+
+        return distill(cfg, state, resume=resume, device=device, progress=progress)
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    # -- run folder, config, seeding --------------------------------------------
     opponents = check_eval_opponents(cfg)  # before anything is written
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed)  # the dice of inline self-play

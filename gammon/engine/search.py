@@ -117,8 +117,13 @@ def _leaf_into(b, ev, x, out) -> None:
 
 @cross_file
 @njit(cache=True, inline="always")
-def _add_flipped(total, weight, theirs, mine) -> None:
-    flip_into(theirs, mine)
+def _add_roll(total, weight, after, over, theirs, mine) -> None:
+    """Add ``weight`` times the mover's probabilities after a roll's play to ``total``: the exact result
+    when the play (leaving ``after``) ends the game, else ``theirs`` (the opponent's, then on roll) flipped."""
+    if over:
+        won_into(game_result(after), mine)
+    else:
+        flip_into(theirs, mine)
     for k in range(5):
         total[k] += weight * mine[k]
 
@@ -143,13 +148,9 @@ def probabilities_1ply(board, ev, out) -> None:
     mine = np.empty(5, np.float64)
     for r in range(21):
         after, over, i, _ = _best_from_base(board, base, x0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
-        if over[i]:
-            won_into(game_result(after[i]), mine)
-            for k in range(5):
-                total[k] += ROLL_WEIGHT[r] * mine[k]
-        else:
+        if not over[i]:
             _leaf_into(after[i], ev, x, theirs)
-            _add_flipped(total, ROLL_WEIGHT[r], theirs, mine)
+        _add_roll(total, ROLL_WEIGHT[r], after[i], over[i], theirs, mine)
     _average_into(total, out)
 
 
@@ -157,20 +158,16 @@ def probabilities_1ply(board, ev, out) -> None:
 @njit(cache=True)
 def probabilities_2ply(board, ev, out) -> None:
     """:func:`probabilities_1ply` one ply deeper: each roll's 0-ply play valued at 1-ply (the probabilities
-    behind :func:`value_2ply`)."""
+    behind :func:`value_2ply`). Written out beside it, as Numba compiles no recursion: only the leaf differs."""
     base, x0, h0, net = base_layer(board, ev)
     total = np.zeros(5, np.float64)
     theirs = np.empty(5, np.float64)
     mine = np.empty(5, np.float64)
     for r in range(21):
         after, over, i, _ = _best_from_base(board, base, x0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
-        if over[i]:
-            won_into(game_result(after[i]), mine)
-            for k in range(5):
-                total[k] += ROLL_WEIGHT[r] * mine[k]
-        else:
+        if not over[i]:
             probabilities_1ply(after[i], ev, theirs)
-            _add_flipped(total, ROLL_WEIGHT[r], theirs, mine)
+        _add_roll(total, ROLL_WEIGHT[r], after[i], over[i], theirs, mine)
     _average_into(total, out)
 
 
