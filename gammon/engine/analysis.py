@@ -91,44 +91,34 @@ def shots_from_masks(sources: int, bar: int, blots: int, blocked: int) -> int:
 
     ``sources``: its points 1..24 holding a checker; ``bar``: its checkers on
     the bar (point 25); ``blots`` and ``blocked``: the other side's points
-    1..24 with exactly one checker and with two or more.
+    1..24 with exactly one checker and with two or more. Each roll is tested
+    against every blot at once: ``(sources >> d) & blots`` are the blots ``d``
+    pips in front of a source.
     """
     if blots == 0:
         return 0
     if bar > 0:
         sources = 1 << 25
     kmax = 4 if bar <= 1 else max(1, 5 - bar)
-    targets = np.empty(15, np.int64)
-    n = 0
-    direct = 0  # bit d: a single die d hits some blot
-    for t in range(1, 25):
-        if (blots >> t) & 1:
-            direct |= (sources >> t) & 0x7E
-            targets[n] = t
-            n += 1
+    open_ = ~blocked
     total = 0
     for r in range(21):
         hi = ROLL_HI[r]
         lo = ROLL_LO[r]
-        hit = ((direct >> hi) & 1) == 1 or ((direct >> lo) & 1) == 1
-        i = 0
-        while not hit and i < n:
-            t = targets[i]
-            if hi != lo:
-                s = t + hi + lo
-                if bar <= 1 and s <= 25 and (sources >> s) & 1:
-                    hit = not (blocked >> (t + lo)) & 1 or not (blocked >> (t + hi)) & 1
-            else:
-                for k in range(2, kmax + 1):
-                    p = t + (k - 1) * hi
-                    if p > 24 or (blocked >> p) & 1:
-                        break
-                    if t + k * hi <= 25 and (sources >> (t + k * hi)) & 1:
-                        hit = True
-                        break
-            i += 1
-        if hit:
+        if (sources >> hi) & blots or (sources >> lo) & blots:  # a single die
             total += 1 if hi == lo else 2
+        elif hi != lo:  # the sum, over either open point between
+            if bar <= 1 and (sources >> (hi + lo)) & blots & ((open_ >> lo) | (open_ >> hi)):
+                total += 2
+        else:  # a double: k steps, every point on the way open
+            path = blots
+            for k in range(2, kmax + 1):
+                path &= open_ >> ((k - 1) * hi)
+                if path == 0:
+                    break
+                if path & (sources >> (k * hi)):
+                    total += 1
+                    break
     return total
 
 
