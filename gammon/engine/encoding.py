@@ -81,7 +81,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.analysis import escapes_from_mask, longest_run, shots_from_masks
+from gammon.engine.analysis import escapes_from_mask, longest_run, rearmost, shots_from_masks, their_rearmost
 from gammon.engine.cache import cross_file, refresh
 
 #: Name and version written into model files; a model is only loaded with the same encoding.
@@ -121,74 +121,103 @@ def unit_value(n: int, k: int) -> float:
     return (n - 3) * 0.5 if n > 3 else 0.0
 
 
+#: The whole-board summary the global inputs are read from (:func:`summarise`): bit masks of points (bit
+#: ``p`` for point ``p`` in my numbering, ``25 - p`` in theirs: ``R_``), pip counts and counts.
+(_ME_SRC, _ME_MADE, _R_ME_BLOT, _R_ME_MADE, _THEM_BLOT, _THEM_MADE, _R_THEM_SRC, _ME_PIPS, _THEM_PIPS,
+ _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK) = range(15)
+N_SUMMARY = 15
+
+
+@njit(cache=True, inline="always")
+def summarise_point(s, p, c, sign) -> None:
+    """Add (``sign`` 1) or take away (-1) point ``p`` (1..24) holding ``c`` checkers (signed) in the summary ``s``.
+
+    Masks are toggled, so taking away a point's old count and adding its new
+    one updates a summary for a board that changed there: an incremental
+    evaluation does that for the few points a play touched.
+    """
+    if c > 0:
+        s[_ME_SRC] ^= 1 << p
+        s[_ME_PIPS] += sign * c * p
+        if p >= 19:
+            s[_ME_BACK] += sign * c
+        if c == 1:
+            s[_ME_BLOTS] += sign
+            s[_R_ME_BLOT] ^= 1 << (25 - p)
+        else:
+            s[_ME_MADE] ^= 1 << p
+            s[_R_ME_MADE] ^= 1 << (25 - p)
+            if p <= 6:
+                s[_ME_HOME] += sign
+    elif c < 0:
+        s[_R_THEM_SRC] ^= 1 << (25 - p)
+        s[_THEM_PIPS] -= sign * c * (25 - p)
+        if p <= 6:
+            s[_THEM_BACK] -= sign * c
+        if c == -1:
+            s[_THEM_BLOTS] += sign
+            s[_THEM_BLOT] ^= 1 << p
+        else:
+            s[_THEM_MADE] ^= 1 << p
+            if p >= 19:
+                s[_THEM_HOME] += sign
+
+
+@njit(cache=True, inline="always")
+def summarise_bars(s, my_bar, their_bar, sign) -> None:
+    """Add (``sign`` 1) or take away (-1) the checkers on the bars (``b[25]``, and ``b[0]`` as stored, <= 0)."""
+    s[_ME_PIPS] += sign * 25 * my_bar
+    s[_ME_BACK] += sign * my_bar
+    s[_THEM_PIPS] -= sign * 25 * their_bar
+    s[_THEM_BACK] -= sign * their_bar
+
+
+@njit(cache=True)
+def summarise(b: np.ndarray, s: np.ndarray) -> None:
+    """The summary of board ``b`` into ``s`` (:data:`N_SUMMARY` int64): every point, then the bars."""
+    for k in range(N_SUMMARY):
+        s[k] = 0
+    for p in range(1, 25):
+        summarise_point(s, p, b[p], 1)
+    summarise_bars(s, b[25], b[0], 1)
+
+
 @cross_file
 @njit(cache=True)
-def global_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
-    """The inputs that depend on the whole board, into ``out[base:base + 15]``: contact, then each side's features.
+def inputs_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) -> None:
+    """The inputs that depend on the whole board, into ``out[base:base + 15]``: contact, then each side's
+    features, from ``b``'s summary ``s``.
 
-    One pass over the board gathers, for both sides, the counts and the bit
-    masks (points held, blots, made points, in both sides' numberings) that
-    the shot, escape and prime counts of :mod:`gammon.engine.analysis` work
-    on. These are the inputs an incremental evaluation recomputes for every
-    candidate play.
+    The shot, escape and prime counts of :mod:`gammon.engine.analysis` work on
+    the summary's bit masks. These are the inputs an incremental evaluation
+    recomputes for every candidate play, from a summary updated at the points
+    the play changed.
     """
-    me_src = me_blot = me_made = 0  # my numbering
-    them_blot = them_made = 0
-    r_them_src = r_me_blot = r_me_made = 0  # their numbering: my point p is their 25 - p
-    me_pips = them_pips = me_home = them_home = me_blots = them_blots = 0
-    me_back = b[25]
-    them_back = -b[0]
-    me_rear = 25 if b[25] > 0 else 0
-    them_rear = 0 if b[0] < 0 else 25  # in my numbering
-    for p in range(1, 25):
-        c = b[p]
-        if c > 0:
-            me_src |= 1 << p
-            me_pips += c * p
-            if me_rear < p:
-                me_rear = p
-            if p >= 19:
-                me_back += c
-            if c == 1:
-                me_blots += 1
-                me_blot |= 1 << p
-                r_me_blot |= 1 << (25 - p)
-            else:
-                me_made |= 1 << p
-                r_me_made |= 1 << (25 - p)
-                if p <= 6:
-                    me_home += 1
-        elif c < 0:
-            r_them_src |= 1 << (25 - p)
-            them_pips -= c * (25 - p)
-            if them_rear > p:
-                them_rear = p
-            if p <= 6:
-                them_back -= c
-            if c == -1:
-                them_blots += 1
-                them_blot |= 1 << p
-            else:
-                them_made |= 1 << p
-                if p >= 19:
-                    them_home += 1
-    me_pips += 25 * b[25]
-    them_pips -= 25 * b[0]
+    me_rear = rearmost(b)
+    them_rear = their_rearmost(b)  # in my numbering
     out[base] = 1.0 if me_rear > them_rear else 0.0
-    out[base + 1] = me_pips * 0.01
-    out[base + 2] = me_home / 6.0
-    out[base + 3] = longest_run(me_made) / 6.0
-    out[base + 4] = me_blots * 0.2
-    out[base + 5] = me_back * 0.2
-    out[base + 6] = shots_from_masks(r_them_src, -b[0], r_me_blot, r_me_made) / 36.0  # they hit me
-    out[base + 7] = escapes_from_mask(me_rear, them_made) / 36.0
-    out[base + 8] = them_pips * 0.01
-    out[base + 9] = them_home / 6.0
-    out[base + 10] = longest_run(them_made) / 6.0
-    out[base + 11] = them_blots * 0.2
-    out[base + 12] = them_back * 0.2
-    out[base + 13] = shots_from_masks(me_src, b[25], them_blot, them_made) / 36.0  # I hit them
-    out[base + 14] = escapes_from_mask(25 - them_rear if them_rear < 25 else 0, r_me_made) / 36.0
+    out[base + 1] = s[_ME_PIPS] * 0.01
+    out[base + 2] = s[_ME_HOME] / 6.0
+    out[base + 3] = longest_run(s[_ME_MADE]) / 6.0
+    out[base + 4] = s[_ME_BLOTS] * 0.2
+    out[base + 5] = s[_ME_BACK] * 0.2
+    out[base + 6] = shots_from_masks(s[_R_THEM_SRC], -b[0], s[_R_ME_BLOT], s[_R_ME_MADE]) / 36.0  # they hit me
+    out[base + 7] = escapes_from_mask(me_rear, s[_THEM_MADE]) / 36.0
+    out[base + 8] = s[_THEM_PIPS] * 0.01
+    out[base + 9] = s[_THEM_HOME] / 6.0
+    out[base + 10] = longest_run(s[_THEM_MADE]) / 6.0
+    out[base + 11] = s[_THEM_BLOTS] * 0.2
+    out[base + 12] = s[_THEM_BACK] * 0.2
+    out[base + 13] = shots_from_masks(s[_ME_SRC], b[25], s[_THEM_BLOT], s[_THEM_MADE]) / 36.0  # I hit them
+    out[base + 14] = escapes_from_mask(25 - them_rear if them_rear < 25 else 0, s[_R_ME_MADE]) / 36.0
+
+
+@cross_file
+@njit(cache=True)
+def global_inputs(b: np.ndarray, out: np.ndarray, base: int, s: np.ndarray) -> None:
+    """:func:`inputs_from_summary` of ``b`` from scratch (``s``: a scratch summary)."""
+    summarise(b, s)
+    inputs_from_summary(b, s, out, base)
 
 
 def _escape_table() -> np.ndarray:
@@ -308,6 +337,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     """
     n = boards.shape[0]
     width = out.shape[1]
+    s = np.empty(N_SUMMARY, np.int64)
     for row in range(n):
         b = boards[row]
         for j in range(width):
@@ -328,7 +358,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 193] = -b[0] * 0.5
         out[row, 194] = (15 - mine) / 15.0
         out[row, 195] = (15 - theirs) / 15.0
-        global_inputs(b, out[row], _CONTACT)
+        global_inputs(b, out[row], _CONTACT, s)
         if width > N_INPUTS:
             extra_inputs(b, out[row], N_INPUTS)
 

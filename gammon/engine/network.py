@@ -37,7 +37,18 @@ from numba import njit
 from gammon.bearoff.kernels import race_into, sides
 from gammon.engine.analysis import in_contact
 from gammon.engine.cache import cross_file
-from gammon.engine.encoding import N_INPUTS, N_RAW, encode_into, extra_inputs, global_inputs, unit_value
+from gammon.engine.encoding import (
+    N_INPUTS,
+    N_RAW,
+    N_SUMMARY,
+    encode_into,
+    extra_inputs,
+    inputs_from_summary,
+    summarise,
+    summarise_bars,
+    summarise_point,
+    unit_value,
+)
 from gammon.outcomes import game_result, lost_into, mover_equity, rule_out_into
 
 #: Position classes of :func:`position_class`.
@@ -216,78 +227,124 @@ def _side_counts(base):
 @njit(cache=True, inline="always")
 def _workspace(nin, nh, wide):
     """Scratch arrays of a candidate loop: whole-board inputs, first layer, changed rows and their values,
-    outputs, and a from-scratch row ``wide`` inputs wide."""
+    outputs, a from-scratch row ``wide`` inputs wide, and a board summary
+    (:func:`~gammon.engine.encoding.summarise`) for the base and for a candidate."""
     rows = np.empty(2 * 4 * 26 + nin - N_RAW, np.int64)
     return (np.empty(nin - N_RAW, np.float32), np.empty(nh, np.float32), rows,
-            np.empty(rows.shape[0], np.float32), np.empty(5, np.float32), np.empty((1, wide), np.float32))
+            np.empty(rows.shape[0], np.float32), np.empty(5, np.float32), np.empty((1, wide), np.float32),
+            np.empty((2, N_SUMMARY), np.int64))
+
+
+@njit(cache=True, inline="always")
+def _phases(ev) -> bool:
+    """Whether ``ev`` has a race net or the bear-off tables (see :func:`position_class`)."""
+    return ev[4].shape[0] > 0 or ev[9].shape[0] > 0
 
 
 @cross_file
-@njit(cache=True, fastmath=True, inline="always")
-def _incremental(base, x0, h0, b, mine0, theirs0, w1, w2, b2, act, g, h, rows, values, probs) -> None:
-    """The five outputs (for the side on roll in ``b``) of candidate ``b`` in one net, from the base's first layer."""
+@njit(cache=True, fastmath=True)
+def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
+    """The candidate loop of :func:`play_probabilities` and :func:`play_equities`, from a :func:`base_layer`
+    (shared by every roll of one position): ``out[c]`` (five) for the side on roll after play ``c``.
+
+    A game-ending play gets the loser's exact outcome; a pure bear-off the
+    database's values when ``ev`` has them; a play that breaks contact from
+    a contact position is valued from scratch in the net of its class; every
+    other candidate incrementally in the base's net: the base's first layer
+    plus the weight rows of the per-point inputs the play changed, and of
+    the whole-board inputs, recomputed from the base's summary
+    (:func:`~gammon.engine.encoding.summarise`) updated at those points. The
+    outcomes that cannot happen are ruled out
+    (:func:`~gammon.outcomes.rule_out_into`).
+
+    The per-candidate work is written out in this one loop: helpers inlined
+    here with a dozen array arguments cost a fifth of the evaluation in
+    reference counting.
+    """
+    w1, w2, b2 = (ev[4], ev[6], ev[7]) if net == 4 else (ev[0], ev[2], ev[3])
+    act = ev[8]
+    phases = _phases(ev)
+    tables = ev[9].shape[0] > 0
+    g, h, rows, values, probs, x, sums = _scratch(net, ev)
+    s0 = sums[0]
+    s = sums[1]
+    summarise(base, s0)
+    mine0, theirs0 = _side_counts(base)
     g0 = x0[N_RAW:]
-    m = 0
-    mine = 0
-    theirs = 0
-    for p in range(1, 25):
-        v = b[p]
-        if v > 0:
-            mine += v
-        elif v < 0:
-            theirs -= v
-        v0 = base[p]
-        if v != v0:
-            m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
-            m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
-    mine += b[25]
-    theirs -= b[0]
-    if b[25] != base[25]:
-        rows[m] = 192
-        values[m] = (b[25] - base[25]) * 0.5
-        m += 1
-    if b[0] != base[0]:
-        rows[m] = 193
-        values[m] = -(b[0] - base[0]) * 0.5
-        m += 1
-    if mine != mine0:
-        rows[m] = 194
-        values[m] = (mine0 - mine) / 15.0
-        m += 1
-    if theirs != theirs0:
-        rows[m] = 195
-        values[m] = (theirs0 - theirs) / 15.0
-        m += 1
-    global_inputs(b, g, 0)
-    if g.shape[0] > N_INPUTS - N_RAW:
-        extra_inputs(b, g, N_INPUTS - N_RAW)
-    for k in range(g.shape[0]):
-        d = g[k] - g0[k]
-        if d != 0.0:
-            rows[m] = N_RAW + k
-            values[m] = d
+    extra = g.shape[0] > N_INPUTS - N_RAW
+    for c in range(after.shape[0]):
+        b = after[c]
+        if over[c]:
+            lost_into(game_result(b), probs)
+            _put(out, c, probs)
+            continue
+        if net == 0:
+            if phases and not in_contact(b) and position_class(b, ev) != CONTACT:
+                evaluate_into(b, ev, x, probs)
+                _put(out, c, probs)
+                continue
+        elif tables and sides(b)[0] >= 0:
+            _bearoff_into(b, ev, probs)
+            _put(out, c, probs)
+            continue
+        # the per-point inputs that changed, and the summary updated at those points
+        s[:] = s0
+        m = 0
+        mine = 0
+        theirs = 0
+        for p in range(1, 25):
+            v = b[p]
+            if v > 0:
+                mine += v
+            elif v < 0:
+                theirs -= v
+            v0 = base[p]
+            if v != v0:
+                m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
+                m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
+                summarise_point(s, p, v0, -1)
+                summarise_point(s, p, v, 1)
+        mine += b[25]
+        theirs -= b[0]
+        if b[25] != base[25] or b[0] != base[0]:
+            summarise_bars(s, base[25], base[0], -1)
+            summarise_bars(s, b[25], b[0], 1)
+        if b[25] != base[25]:
+            rows[m] = 192
+            values[m] = (b[25] - base[25]) * 0.5
             m += 1
-    _add_rows(h, h0, w1, rows, values, m)
-    _output(h, w2, b2, act, probs)
+        if b[0] != base[0]:
+            rows[m] = 193
+            values[m] = -(b[0] - base[0]) * 0.5
+            m += 1
+        if mine != mine0:
+            rows[m] = 194
+            values[m] = (mine0 - mine) / 15.0
+            m += 1
+        if theirs != theirs0:
+            rows[m] = 195
+            values[m] = (theirs0 - theirs) / 15.0
+            m += 1
+        # the whole-board inputs that changed
+        inputs_from_summary(b, s, g, 0)
+        if extra:
+            extra_inputs(b, g, N_INPUTS - N_RAW)
+        for k in range(g.shape[0]):
+            d = g[k] - g0[k]
+            if d != 0.0:
+                rows[m] = N_RAW + k
+                values[m] = d
+                m += 1
+        _add_rows(h, h0, w1, rows, values, m)
+        _output(h, w2, b2, act, probs)
+        rule_out_into(b, probs)
+        _put(out, c, probs)
 
 
-@cross_file
-@njit(cache=True, fastmath=True, inline="always")
-def _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x) -> None:
-    """The five outputs (for the side on roll in ``b``) of candidate ``b``: exact in a bear-off, incremental
-    in the base's net, from scratch in the race net when the play has just broken contact; outcomes that
-    cannot happen ruled out (:func:`~gammon.outcomes.rule_out_into`)."""
-    if net == 0:
-        if position_class(b, ev) != CONTACT:
-            evaluate_into(b, ev, x, probs)
-            return
-        _incremental(base, x0, h0, b, mine0, theirs0, ev[0], ev[2], ev[3], ev[8], g, h, rows, values, probs)
-    elif ev[9].shape[0] > 0 and sides(b)[0] >= 0:
-        _bearoff_into(b, ev, probs)
-        return
-    else:
-        _incremental(base, x0, h0, b, mine0, theirs0, ev[4], ev[6], ev[7], ev[8], g, h, rows, values, probs)
-    rule_out_into(b, probs)
+@njit(cache=True, inline="always")
+def _put(out, c, probs) -> None:
+    for k in range(5):
+        out[c, k] = probs[k]
 
 
 @njit(cache=True, inline="always")
@@ -299,16 +356,14 @@ def _scratch(net, ev):
 @cross_file
 @njit(cache=True, fastmath=True)
 def score_from_base(base, x0, h0, net, after, over, ev, equities):
-    """The candidate loop of :func:`play_equities`, from a :func:`base_layer` (shared by every roll of one position)."""
-    g, h, rows, values, probs, x = _scratch(net, ev)
-    mine0, theirs0 = _side_counts(base)
+    """The equities of :func:`play_equities` from a :func:`base_layer` (shared by every roll of one position)."""
+    out = np.empty((after.shape[0], 5), np.float32)
+    candidates_into(base, x0, h0, net, after, over, ev, out)
     for c in range(after.shape[0]):
-        b = after[c]
         if over[c]:
-            equities[c] = game_result(b)
-            continue
-        _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x)
-        equities[c] = mover_equity(probs[0], probs[1], probs[2], probs[3], probs[4])
+            equities[c] = game_result(after[c])
+        else:
+            equities[c] = mover_equity(out[c, 0], out[c, 1], out[c, 2], out[c, 3], out[c, 4])
 
 
 @cross_file
@@ -322,16 +377,7 @@ def play_probabilities(board, after, over, ev, out):
     :func:`play_equities`, from the same incremental first layer.
     """
     base, x0, h0, net = base_layer(board, ev)
-    g, h, rows, values, probs, x = _scratch(net, ev)
-    mine0, theirs0 = _side_counts(base)
-    for c in range(after.shape[0]):
-        b = after[c]
-        if over[c]:
-            lost_into(game_result(b), out[c])
-            continue
-        _candidate_outputs(base, x0, h0, net, b, mine0, theirs0, ev, g, h, rows, values, probs, x)
-        for k in range(5):
-            out[c, k] = probs[k]
+    candidates_into(base, x0, h0, net, after, over, ev, out)
 
 
 @cross_file
