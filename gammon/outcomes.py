@@ -91,7 +91,14 @@ def rule_out_into(board, out) -> None:
         elif v < 0:
             theirs -= v
             their_back |= p <= 6
-    contact = in_contact(board)
+    rule_out_known(mine, theirs, my_back, their_back, in_contact(board), out)
+
+
+@njit(cache=True, inline="always")
+def rule_out_known(mine, theirs, my_back, their_back, contact, out) -> None:
+    """:func:`rule_out_into` from what it reads off the board: each side's checkers not borne off, whether
+    each has one on the bar or in the other's home board, and whether contact is left (for a caller that
+    knows them already: the incremental evaluation's board summary)."""
     if theirs < 15:
         out[1] = 0.0
         out[2] = 0.0

@@ -143,6 +143,28 @@ def test_a_killed_run_resumes_exactly_where_it_stopped(tmp_path, capsys, how):
     assert all(torch.equal(fresh[k], resumed[k]) for k in fresh)
 
 
+def test_adam_takes_fused_steps_also_after_resuming_a_checkpoint_written_without_them():
+    from gammon.train.loop import fuse, make_optimizer
+
+    cfg = load_config(QUICK, ["hidden=8"])
+    module = build_module(Architecture(hidden=8), seed=1)
+    optimizer = make_optimizer(cfg, list(module.parameters()))
+    assert optimizer.param_groups[0]["fused"] is True  # this torch (>= 2.4) has the CPU kernel
+    # Given a checkpoint's optimizer state from a run that stepped tensor by tensor
+    old = torch.optim.Adam(module.parameters(), lr=0.01)
+    module(torch.ones(1, 211)).sum().backward()
+    old.step()
+    restored = make_optimizer(cfg, list(module.parameters()))
+    restored.load_state_dict(old.state_dict())
+    assert restored.param_groups[0]["fused"] is None
+    # When the trainer loads it, then it steps fused, from the same moments
+    fuse(restored)
+    before = [p.detach().clone() for p in module.parameters()]
+    restored.step()
+    assert restored.param_groups[0]["fused"] is True
+    assert all(not torch.equal(a, p) for a, p in zip(before, module.parameters()))
+
+
 def test_worker_processes_give_the_same_run_for_the_same_lag_whatever_their_number(tmp_path, capsys):
     # Given the same run with self-play in two processes, and in one with the same lag (4 updates)
     assert main(tiny(tmp_path / "two", "total_games=48", "workers=2")) == 0

@@ -88,10 +88,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     rng = np.random.default_rng(cfg.seed)  # the dice of inline self-play
     nets = Nets(cfg, device)
     arch = nets.arch
-    if cfg.optimizer == "adam":
-        optimizer = torch.optim.Adam(nets.parameters(), lr=cfg.learning_rate)
-    else:
-        optimizer = torch.optim.SGD(nets.parameters(), lr=cfg.learning_rate)
+    optimizer = make_optimizer(cfg, nets.parameters())
     games = updates = positions = 0
     elapsed = 0.0
     if state is None and cfg.init_model:
@@ -99,6 +96,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     if state is not None:
         nets.load_state(state, str(resume))
         optimizer.load_state_dict(state["optimizer"])
+        fuse(optimizer)
         games, updates, positions = state["games"], state["updates"], state["positions"]
         elapsed = state["elapsed"]
         rng.bit_generator.state = state["rng_numpy"]
@@ -218,6 +216,35 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     if stop["requested"]:
         print(f"stopped at {games} games; checkpoint saved. Continue with: gammon train --resume {run_dir}")
     return run_dir
+
+
+def make_optimizer(cfg: Config, parameters: list):
+    """The run's optimizer (``optimizer``, ``learning_rate``), with fused steps where this torch has them."""
+    import torch
+
+    if cfg.optimizer == "sgd":
+        return torch.optim.SGD(parameters, lr=cfg.learning_rate)
+    return fuse(torch.optim.Adam(parameters, lr=cfg.learning_rate))
+
+
+def fuse(optimizer):
+    """Switch ``optimizer`` to its fused step (one kernel for all parameters) when this torch and device
+    support it (on the CPU since torch 2.4). In a training run here the per-tensor step took about a fifth
+    of the learner's time, the fused one a fiftieth; the updates are the same up to float rounding.
+    Also after loading a checkpoint, whose groups say how the run that wrote it stepped.
+    """
+    import torch
+
+    if not isinstance(optimizer, torch.optim.Adam):
+        return optimizer
+    try:
+        torch.optim.Adam([torch.zeros(1, device=optimizer.param_groups[0]["params"][0].device)], fused=True)
+    except (RuntimeError, ValueError, TypeError):
+        return optimizer
+    for group in optimizer.param_groups:
+        group["foreach"] = None
+        group["fused"] = True
+    return optimizer
 
 
 def check_eval_opponents(cfg: Config) -> list[str]:

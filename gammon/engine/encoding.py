@@ -126,6 +126,8 @@ def unit_value(n: int, k: int) -> float:
 (_ME_SRC, _ME_MADE, _R_ME_BLOT, _R_ME_MADE, _THEM_BLOT, _THEM_MADE, _R_THEM_SRC, _ME_PIPS, _THEM_PIPS,
  _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK) = range(15)
 N_SUMMARY = 15
+#: The summary's checkers on the bar or in the other side's home board, for each side.
+SUMMARY_ME_BACK, SUMMARY_THEM_BACK = _ME_BACK, _THEM_BACK
 
 
 @njit(cache=True, inline="always")

@@ -41,6 +41,8 @@ from gammon.engine.encoding import (
     N_INPUTS,
     N_RAW,
     N_SUMMARY,
+    SUMMARY_ME_BACK,
+    SUMMARY_THEM_BACK,
     encode_into,
     extra_inputs,
     inputs_from_summary,
@@ -49,7 +51,7 @@ from gammon.engine.encoding import (
     summarise_point,
     unit_value,
 )
-from gammon.outcomes import game_result, lost_into, mover_equity, rule_out_into
+from gammon.outcomes import game_result, lost_into, mover_equity, rule_out_into, rule_out_known
 
 #: Position classes of :func:`position_class`.
 CONTACT, RACE, BEAROFF = 0, 1, 2
@@ -337,7 +339,8 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
                 m += 1
         _add_rows(h, h0, w1, rows, values, m)
         _output(h, w2, b2, act, probs)
-        rule_out_into(b, probs)
+        # contact is the whole-board input 0; the back counts include the bars
+        rule_out_known(mine, theirs, s[SUMMARY_ME_BACK] > 0, s[SUMMARY_THEM_BACK] > 0, g[0] != 0.0, probs)
         _put(out, c, probs)
 
 
