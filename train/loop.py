@@ -159,7 +159,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             loss = 0.0
             trained = sum(rows.size for rows, _ in split.parts)
             for rows, logits in split.parts:  # each net towards its own positions' targets, weighted by their number
-                targets_t = torch.from_numpy(targets[rows]).to(device)
+                targets_t = torch.from_numpy(targets if rows.size == len(targets) else targets[rows]).to(device)
                 if cfg.loss == "bce":
                     part = F.binary_cross_entropy_with_logits(logits, targets_t)
                 else:

@@ -104,11 +104,16 @@ class Nets:
         for rows, module, inputs in ((contact_rows, self.contact, self.arch.inputs), (race_rows, self.race, N_INPUTS)):
             if rows.size == 0:
                 continue
-            x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(self.device)
+            whole = rows.size == boards.shape[0]  # one net plays them all: no copies
+            mine = boards if whole else boards[rows]
+            x = torch.from_numpy(encode_batch(mine, inputs)).to(self.device)
             logits = module(x)
             part = torch.sigmoid(logits).detach().cpu().numpy()
-            rule_out_rows(boards[rows], part)  # as the evaluator values them in play
-            values[rows] = part
+            rule_out_rows(mine, part)  # as the evaluator values them in play
+            if whole:
+                values = part
+            else:
+                values[rows] = part
             parts.append((rows, logits))
         return Batch(values, parts)
 
