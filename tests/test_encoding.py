@@ -145,3 +145,33 @@ def test_batch_encoder_matches_single_boards_and_stays_in_range():
 def test_input_names_cover_every_input():
     names = input_names()
     assert len(names) == len(set(names)) == N_INPUTS
+
+
+def test_a_summary_updated_at_the_points_a_play_changed_equals_the_summary_of_the_result():
+    # The incremental evaluation updates the base's board summary (masks, pips, counts) at the points and
+    # bars a candidate play changed; that must give exactly the summary of the candidate itself.
+    from gammon.engine.encoding import N_SUMMARY, summarise, summarise_bars, summarise_point
+
+    def summary(b: np.ndarray) -> np.ndarray:
+        s = np.empty(N_SUMMARY, np.int64)
+        summarise(b, s)
+        return s
+
+    checked = hits = 0
+    for before in random_boards(150, seed=4):
+        base = -before[::-1]  # the position before the move, seen by the side on roll after it
+        base_summary = summary(base)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                after, _, _ = generate(before, d1, d2)
+                for b in after:
+                    s = base_summary.copy()
+                    for p in np.flatnonzero(b[1:25] != base[1:25]) + 1:
+                        summarise_point(s, int(p), int(base[p]), -1)
+                        summarise_point(s, int(p), int(b[p]), 1)
+                    summarise_bars(s, int(base[25]), int(base[0]), -1)
+                    summarise_bars(s, int(b[25]), int(b[0]), 1)
+                    assert np.array_equal(s, summary(b))
+                    checked += 1
+                    hits += b[25] > base[25]
+    assert checked > 20_000 and hits > 500
