@@ -23,7 +23,6 @@ Ctrl-C keeps its last finished round); ``--resume`` plays the next.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -118,10 +117,9 @@ def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = Non
     """Run (or continue, from ``resume``'s checkpoint ``state``, not finished) a search-distillation run and
     return its folder, laid out as :func:`gammon.train.loop.train`'s (which calls this for ``method = "search"``)."""
     import torch
-    from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
-    from gammon.train.loop import check_eval_opponents, hyperparameter_table, new_run_dir, run_evaluation
+    from gammon.train.loop import check_eval_opponents, open_run, run_evaluation
 
     games = state["games"] if state is not None else 0
     opponents = check_eval_opponents(cfg)
@@ -135,12 +133,7 @@ def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = Non
             raise ConfigError("method search needs init_model: the nets whose search teaches them (a TD-trained model)")
         nets.warm_start(load_model(cfg.init_model))
         elapsed = 0.0
-    run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
-    print(f"run folder: {run_dir}" + (f" (resumed at {games} of {cfg.total_games} games)" if state else ""), flush=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
-    writer = SummaryWriter(str(run_dir))
-    if state is None:
-        writer.add_text("hyperparameters", hyperparameter_table(cfg))
+    run_dir, writer = open_run(cfg, resume, games)
     bar = tqdm(total=cfg.total_games, initial=games, unit="game", disable=not progress, dynamic_ncols=True, mininterval=1.0)
     try:
         while games < cfg.total_games:

@@ -45,6 +45,21 @@ def hyperparameter_table(cfg: Config) -> str:
     return "|param|value|meaning|\n|-|-|-|\n" + rows
 
 
+def open_run(cfg: Config, resume: Path | None, games: int):
+    """The run folder (``resume``, or a new one) and its TensorBoard writer; says where it is first, and
+    writes ``config.json`` (and, for a new run, the hyperparameters to TensorBoard)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
+    resumed = f" (resumed at {games} of {cfg.total_games} games)" if resume is not None else ""
+    print(f"run folder: {run_dir}{resumed}", flush=True)
+    (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
+    writer = SummaryWriter(str(run_dir))
+    if resume is None:
+        writer.add_text("hyperparameters", hyperparameter_table(cfg))
+    return run_dir, writer
+
+
 def schedule(start: float, end: float, cfg: Config, games: int) -> float:
     """Linear from ``start`` to ``end`` over ``total_games`` (learning rate, lambda)."""
     frac = min(1.0, games / cfg.total_games) if cfg.total_games else 1.0
@@ -79,7 +94,6 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
         return distill(cfg, state, resume=resume, device=device, progress=progress)
     import torch
     import torch.nn.functional as F
-    from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
     # -- run folder, config, seeding --------------------------------------------
@@ -107,15 +121,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
 
-    run_dir = Path(resume) if resume is not None else new_run_dir(cfg)
-    if state is None:
-        print(f"run folder: {run_dir}", flush=True)
-    else:
-        print(f"run folder: {run_dir} (resumed at {games} of {cfg.total_games} games)", flush=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg.as_dict(), indent=2) + "\n")
-    writer = SummaryWriter(str(run_dir))
-    if state is None:
-        writer.add_text("hyperparameters", hyperparameter_table(cfg))
+    run_dir, writer = open_run(cfg, resume, games)
     writer.add_text("backend", source.describe())
 
     def checkpoint() -> None:
