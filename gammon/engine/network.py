@@ -394,10 +394,11 @@ def play_equities(board, after, over, ev, equities):
     opponent (the side on roll after the move), in the net of its class;
     each candidate then adds only the change of the per-point inputs its
     play touched (a few weight rows), recomputes the inputs that depend on
-    the whole board (:func:`~gammon.engine.encoding.global_inputs`, and
+    the whole board from the base's board summary updated at those points
+    (:func:`~gammon.engine.encoding.inputs_from_summary`, and
     :func:`~gammon.engine.encoding.extra_inputs` for the contact
     encoding) and adds theirs that changed, and runs the rest of the
-    network. Equal to the from-scratch :func:`evaluate_into` of each
+    network (:func:`candidates_into`). Equal to the from-scratch :func:`evaluate_into` of each
     candidate to float32 rounding. Game-ending plays get their exact value
     (1, 2 or 3), pure bear-offs the database's when ``ev`` has it.
     """
