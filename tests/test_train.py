@@ -134,7 +134,9 @@ def test_a_killed_run_resumes_exactly_where_it_stopped(tmp_path, capsys, how):
     assert 0 < stopped < 100000
     # When it is resumed up to a total
     total = stopped + 24
+    capsys.readouterr()
     assert main(["train", "--resume", str(run_dir), "--no-progress", "--set", f"total_games={total}"]) == 0
+    assert capsys.readouterr().out.startswith(f"run folder: {run_dir} (resumed at {stopped} of {total} games)\n")
     # Then it ends exactly as an uninterrupted run of that length
     fresh_runs = tmp_path / "fresh"
     assert main(tiny(fresh_runs, f"total_games={total}")) == 0
