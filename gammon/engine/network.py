@@ -120,11 +120,17 @@ def forward_into(x, n, w1, b1, w2, b2, act, out):
         _output(h, w2, b2, act, out[r])
 
 
+@njit(cache=True, inline="always")
+def _phases(ev) -> bool:
+    """Whether ``ev`` has a race net or the bear-off tables: without them every position is a contact position."""
+    return ev[4].shape[0] > 0 or ev[9].shape[0] > 0
+
+
 @cross_file
 @njit(cache=True)
 def position_class(b, ev) -> int:
     """:data:`BEAROFF` (when ``ev`` has the tables), :data:`RACE` (when it has a race net) or :data:`CONTACT`."""
-    if ev[4].shape[0] == 0 and ev[9].shape[0] == 0:
+    if not _phases(ev):
         return CONTACT
     if in_contact(b):
         return CONTACT
@@ -235,12 +241,6 @@ def _workspace(nin, nh, wide):
     return (np.empty(nin - N_RAW, np.float32), np.empty(nh, np.float32), rows,
             np.empty(rows.shape[0], np.float32), np.empty(5, np.float32), np.empty((1, wide), np.float32),
             np.empty((2, N_SUMMARY), np.int64))
-
-
-@njit(cache=True, inline="always")
-def _phases(ev) -> bool:
-    """Whether ``ev`` has a race net or the bear-off tables (see :func:`position_class`)."""
-    return ev[4].shape[0] > 0 or ev[9].shape[0] > 0
 
 
 @cross_file
