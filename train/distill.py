@@ -38,6 +38,7 @@ from gammon.train.checkpoint import save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
+from gammon.train.sparse import logits
 
 #: Positions valued per compiled call (the progress bar moves between calls).
 LABEL_CHUNK = 4096
@@ -103,7 +104,7 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
             total, steps = 0.0, 0
             for start in range(0, x.shape[0], cfg.search_batch):
                 rows = order[start:start + cfg.search_batch]
-                loss = F.binary_cross_entropy_with_logits(module(x[rows]), y[rows])
+                loss = F.binary_cross_entropy_with_logits(logits(module, x[rows]), y[rows])
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 optimizer.step()

@@ -19,6 +19,7 @@ from gammon.engine.network import CONTACT, RACE, evaluate_classes
 from gammon.net import Architecture, Evaluator, Model, build_module, weights_from_state
 from gammon.outcomes import rule_out_rows
 from gammon.train.config import Config, ConfigError
+from gammon.train.sparse import logits as sparse_logits
 
 
 @dataclass
@@ -107,7 +108,7 @@ class Nets:
             whole = rows.size == boards.shape[0]  # one net plays them all: no copies
             mine = boards if whole else boards[rows]
             x = torch.from_numpy(encode_batch(mine, inputs)).to(self.device)
-            logits = module(x)
+            logits = sparse_logits(module, x)
             part = torch.sigmoid(logits).detach().cpu().numpy()
             rule_out_rows(mine, part)  # as the evaluator values them in play
             if whole:
