@@ -259,3 +259,46 @@ def test_resuming_a_finished_run_says_so_and_how_to_continue(tmp_path, capsys):
     assert f"{run_dir} is finished: it has trained 16 games of total_games=16." in out
     assert f"gammon train --resume {run_dir} --set total_games=32" in out
     assert (run_dir / "checkpoint.pt").read_bytes() == before
+
+
+def test_weight_averages_move_towards_the_trained_weights_after_each_update():
+    from gammon.train.nets import Nets
+
+    nets = Nets(load_config(QUICK, ["hidden=4", "ema_decay=0.75"]))
+    assert nets.kept() is nets  # nothing averaged yet: the trained weights
+    weight = nets.contact[0].weight
+    with torch.no_grad():
+        weight.fill_(1.0)
+    nets.update_averages()  # the first update starts the average at the weights
+    with torch.no_grad():
+        weight.fill_(3.0)
+    nets.update_averages()
+    kept = nets.kept()
+    assert kept.contact is not nets.contact and torch.allclose(kept.contact[0].weight, torch.full_like(weight, 1.5))
+    assert torch.equal(nets.contact[0].weight, torch.full_like(weight, 3.0))
+
+
+def test_a_run_keeping_weight_averages_saves_them_in_its_model_files_and_resumes_exactly(tmp_path):
+    # Given a run with weight averages stopped at 16 games and resumed to 32, and one run straight to 32
+    assert main(tiny(tmp_path / "a", "total_games=16", "ema_decay=0.9")) == 0
+    run_dir = next((tmp_path / "a").iterdir())
+    assert main(["train", "--resume", str(run_dir), "--no-progress", "--set", "total_games=32"]) == 0
+    assert main(tiny(tmp_path / "b", "total_games=32", "ema_decay=0.9")) == 0
+    straight = torch.load(next((tmp_path / "b").iterdir()) / "checkpoint.pt", weights_only=True)
+    resumed = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    # Then the resumed run has the same weights and the same averages
+    assert all(torch.equal(straight["model"][k], resumed["model"][k]) for k in straight["model"])
+    assert all(torch.equal(a, b) for a, b in zip(straight["averages"][0].values(), resumed["averages"][0].values()))
+    # And its model file holds the averages, not the trained weights
+    kept = load_model(run_dir / "model.pt").state_dict
+    average = {k.removeprefix("module."): v for k, v in resumed["averages"][0].items() if k.startswith("module.")}
+    assert all(torch.equal(kept[k], average[k]) for k in kept)
+    assert not torch.equal(kept["0.weight"], resumed["model"]["0.weight"])
+    assert int(resumed["averages"][0]["n_averaged"]) == 4  # 32 games, 8 an update
+
+
+def test_weight_averages_are_for_td_runs():
+    with pytest.raises(ConfigError, match="ema_decay"):
+        load_config(QUICK, ["method=search", "ema_decay=0.5"])
+    with pytest.raises(ConfigError, match="ema_decay"):
+        load_config(QUICK, ["ema_decay=1.0"])

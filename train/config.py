@@ -52,6 +52,8 @@ class Config:
     """lambda reached at total_games (linear in between)"""
     games_per_update: int = 16
     """games whose positions make up one gradient step"""
+    ema_decay: float = 0.0
+    """keep a running average of the weights for model files and evaluations (self-play plays the trained weights): after each update it moves 1 - ema_decay of the way towards them (0: none, model files hold the trained weights; 0.9999 averages about the last 10,000 updates)"""
     loss: str = "bce"
     """bce (cross-entropy on the five sigmoids) or mse"""
     workers: int = 0
@@ -98,6 +100,8 @@ class Config:
             (0.0 <= self.lam <= 1.0 and 0.0 <= self.final_lam <= 1.0, "lam and final_lam must be in [0, 1]"),
             (self.learning_rate > 0 and self.final_learning_rate > 0, "learning rates must be > 0"),
             (self.games_per_update >= 1, "games_per_update must be >= 1"),
+            (0.0 <= self.ema_decay < 1.0, "ema_decay must be in [0, 1)"),
+            (self.method == "td" or not self.ema_decay, "ema_decay is for method td"),
             (self.workers >= 0 and self.threads >= 1, "workers must be >= 0 and threads >= 1"),
             (self.ray_staleness >= 0, "ray_staleness must be >= 0"),
             (self.checkpoint_every >= 1 and self.eval_every >= 0 and self.eval_games >= 0, "bad checkpoint/eval interval"),

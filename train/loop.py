@@ -74,7 +74,8 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     processes, or the trainer itself) or Ray actors (:mod:`gammon.train.sources`).
 
     The folder holds ``checkpoint.pt`` (to resume), ``model.pt`` (the latest
-    model file), ``models/model-<games>.pt`` (one per evaluation),
+    model file), ``models/model-<games>.pt`` (one per evaluation; model files
+    and evaluations hold the weight averages when ``ema_decay`` keeps them),
     ``eval.jsonl`` (evaluation results), ``config.json`` and the TensorBoard
     event files.
     """
@@ -133,8 +134,9 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             "config": cfg.as_dict(),
             "rng_numpy": rng.bit_generator.state, "rng_torch": torch.get_rng_state(),
         })
-        save_model(run_dir / "model.pt", nets.contact.state_dict(), arch, games_trained=games, config=cfg.as_dict(),
-                   **nets.save_args())
+        kept = nets.kept()
+        save_model(run_dir / "model.pt", kept.contact.state_dict(), arch, games_trained=games, config=cfg.as_dict(),
+                   **kept.save_args())
 
     stop = {"requested": False}
 
@@ -174,6 +176,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
+            nets.update_averages()
             played = nets.evaluator()
             source.publish(played)
 
@@ -208,7 +211,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             # -- evaluate, checkpoint ---------------------------------------------------------
             if next_eval is not None and games >= next_eval:
                 next_eval += cfg.eval_every
-                run_evaluation(cfg, run_dir, nets, games, writer, bar, opponents)
+                run_evaluation(cfg, run_dir, nets.kept(), games, writer, bar, opponents)
             if games >= next_checkpoint or games >= cfg.total_games or stop["requested"]:
                 next_checkpoint = games + cfg.checkpoint_every
                 checkpoint()

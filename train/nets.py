@@ -10,6 +10,7 @@ it plays.
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,8 @@ class Batch:
 
 
 class Nets:
-    """The modules of a run (``contact``, ``race`` or None) and the architectures they have."""
+    """The modules of a run (``contact``, ``race`` or None), the architectures they have, and their weight
+    averages when the config keeps them (``ema_decay``; ``averages``, one per module, else None)."""
 
     def __init__(self, cfg: Config, device: str = "cpu") -> None:
         self.cfg = cfg
@@ -44,15 +46,42 @@ class Nets:
             self.race_arch = Architecture(inputs=N_INPUTS, hidden=cfg.race_hidden, activation=cfg.activation)
             self.race = build_module(self.race_arch, seed=cfg.seed + 1).to(device)
         self.device = device
+        self.averages = None
+        if cfg.ema_decay:
+            from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+            self.averages = [AveragedModel(module, multi_avg_fn=get_ema_multi_avg_fn(cfg.ema_decay))
+                             for module in self._modules()]
+
+    def _modules(self) -> list:
+        return [self.contact] + ([self.race] if self.race is not None else [])
 
     def parameters(self) -> list:
-        return list(self.contact.parameters()) + (list(self.race.parameters()) if self.race is not None else [])
+        return [p for module in self._modules() for p in module.parameters()]
+
+    def update_averages(self) -> None:
+        """Move the weight averages (if kept) towards the trained weights, after an update."""
+        for average, module in zip(self.averages or (), self._modules()):
+            average.update_parameters(module)
+
+    def kept(self) -> Nets:
+        """The nets that model files and evaluations hold: the weight averages when the run keeps them
+        (once there has been an update to average), else these."""
+        if self.averages is None or int(self.averages[0].n_averaged) == 0:
+            return self
+        kept = copy(self)
+        kept.contact = self.averages[0].module
+        kept.race = self.averages[1].module if self.race is not None else None
+        kept.averages = None
+        return kept
 
     def state(self) -> dict:
         """What a checkpoint keeps of the nets."""
         state = {"model": self.contact.state_dict(), "arch": self.arch.as_dict()}
         if self.race is not None:
             state.update(race_model=self.race.state_dict(), race_arch=self.race_arch.as_dict())
+        if self.averages is not None:
+            state["averages"] = [average.state_dict() for average in self.averages]
         return state
 
     def load_state(self, state: dict, where: str) -> None:
@@ -64,6 +93,9 @@ class Nets:
         self.contact.load_state_dict(state["model"])
         if self.race is not None:
             self.race.load_state_dict(state["race_model"])
+        if self.averages is not None and "averages" in state:  # else they start at the next update
+            for average, saved in zip(self.averages, state["averages"]):
+                average.load_state_dict(saved)
 
     def warm_start(self, model: Model) -> None:
         """Start from a model file's weights (see ``init_model`` in :class:`~gammon.train.config.Config`)."""
