@@ -2,14 +2,14 @@
 
 A position's inputs are mostly zero (about 38 of the 211 in self-play), so
 the first layer's product and its weight gradient need only the rows of the
-inputs that are set. :class:`SparseLinear` is that layer as a PyTorch
-autograd function (the rest of a net, its activation, output layer, loss
-and optimizer, stays PyTorch): the forward pass adds the weight rows of each
-position's non-zero inputs (the inputs by row, CSR), the backward pass
-gathers each input's gradient row from the positions where it is set (the
-inputs by column, CSC). Both read and write whole rows of a transposed
-weight matrix, four inputs at a time. The results equal ``torch.nn.Linear``'s
-up to float rounding (summation order).
+inputs that are set. :func:`logits` runs a net with that layer, a PyTorch
+autograd function built on first use (the rest of the net, its activation,
+output layer, loss and optimizer, stays PyTorch): the forward pass adds the
+weight rows of each position's non-zero inputs (the inputs by row, CSR), the
+backward pass gathers each input's gradient row from the positions where it
+is set (the inputs by column, CSC). Both read and write whole rows, four
+inputs at a time. The results equal ``torch.nn.Linear``'s up to float
+rounding (summation order).
 """
 
 from __future__ import annotations
