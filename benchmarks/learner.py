@@ -2,8 +2,8 @@
 
 One process, one torch thread, the same self-play batches (``games_per_update``
 games each, played by the recipe's starting model): the TD learner's whole
-step (values, lambda-returns, loss, backward, Adam) timed with each first
-layer in turn, interleaved round by round so that the load of a shared
+step (:func:`gammon.train.loop.learn_step`: values, lambda-returns, loss,
+backward, Adam) timed with each first layer in turn, interleaved round by round so that the load of a shared
 machine falls on both alike. The learner's time per game is what caps
 training when self-play runs on other cores (more worker processes, Ray
 actors); on two cores it is about a third of the CPU a game costs.
@@ -24,16 +24,15 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 
 import gammon.train.nets as nets_module  # noqa: E402
 from gammon.net import load_model  # noqa: E402
 from gammon.train.config import load_config  # noqa: E402
-from gammon.train.loop import make_optimizer  # noqa: E402
+from gammon.train.loop import learn_step, make_optimizer  # noqa: E402
 from gammon.train.nets import Nets  # noqa: E402
 from gammon.train.selfplay import SelfPlayer  # noqa: E402
 from gammon.train.sparse import logits as sparse_logits  # noqa: E402
-from gammon.train.td import batch_states, lambda_returns  # noqa: E402
+from gammon.train.td import batch_states  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_LAYERS = {"dense": lambda module, x: module(x), "sparse": sparse_logits}
@@ -55,15 +54,7 @@ def learner_ms_per_game(recipe: str, batches: int, rounds: int) -> dict[str, flo
             nets_module.sparse_logits = first_layer
             start = time.perf_counter()
             for boards, starts, z in data:
-                split = nets.forward(boards, played.kernel_args())
-                targets, _ = lambda_returns(split.values, starts, z, cfg.final_lam)
-                loss = 0.0
-                for rows, logits in split.parts:
-                    part = targets if rows.size == len(targets) else targets[rows]
-                    loss = loss + F.binary_cross_entropy_with_logits(logits, torch.from_numpy(part)) * (rows.size / len(targets))
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                optimizer.step()
+                learn_step(nets, optimizer, boards, starts, z, cfg.final_lam, played.kernel_args(), cfg.loss)
             if r:
                 times[name].append(1000 * (time.perf_counter() - start) / (batches * cfg.games_per_update))
     nets_module.sparse_logits = sparse_logits

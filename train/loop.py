@@ -94,7 +94,6 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
         return distill(cfg, state, resume=resume, device=device, progress=progress)
     import torch
-    import torch.nn.functional as F
     from tqdm import tqdm
 
     # -- run folder, config, seeding --------------------------------------------
@@ -162,21 +161,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
             lam = schedule(cfg.lam, cfg.final_lam, cfg, games)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            split = nets.forward(boards, played.kernel_args())
-            targets, td = lambda_returns(split.values, starts, z, lam)
-            loss = 0.0
-            trained = sum(rows.size for rows, _ in split.parts)
-            for rows, logits in split.parts:  # each net towards its own positions' targets, weighted by their number
-                targets_t = torch.from_numpy(targets if rows.size == len(targets) else targets[rows]).to(device)
-                if cfg.loss == "bce":
-                    part = F.binary_cross_entropy_with_logits(logits, targets_t)
-                else:
-                    part = F.mse_loss(torch.sigmoid(logits), targets_t)
-                loss = loss + part * (rows.size / trained)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            nets.update_averages()
+            split, td, loss = learn_step(nets, optimizer, boards, starts, z, lam, played.kernel_args(), cfg.loss)
             played = nets.evaluator()
             source.publish(played)
 
@@ -225,6 +210,31 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     if stop["requested"]:
         print(f"stopped at {games} games; checkpoint saved. Continue with: gammon train --resume {run_dir}")
     return run_dir
+
+
+def learn_step(nets: Nets, optimizer, boards: np.ndarray, starts: np.ndarray, z: np.ndarray, lam: float, ev: tuple,
+               loss_kind: str = "bce"):
+    """One optimizer step of each net towards its own positions' lambda-returns (weighted by their number), then
+    the weight averages; returns the batch's values (:class:`~gammon.train.nets.Batch`), TD errors and loss."""
+    import torch
+    import torch.nn.functional as F
+
+    split = nets.forward(boards, ev)
+    targets, td = lambda_returns(split.values, starts, z, lam)
+    loss = 0.0
+    trained = sum(rows.size for rows, _ in split.parts)
+    for rows, logits in split.parts:
+        targets_t = torch.from_numpy(targets if rows.size == len(targets) else targets[rows]).to(nets.device)
+        if loss_kind == "bce":
+            part = F.binary_cross_entropy_with_logits(logits, targets_t)
+        else:
+            part = F.mse_loss(torch.sigmoid(logits), targets_t)
+        loss = loss + part * (rows.size / trained)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    nets.update_averages()
+    return split, td, loss
 
 
 def make_optimizer(cfg: Config, parameters: list):
