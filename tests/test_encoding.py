@@ -124,6 +124,30 @@ def test_escapes_count_rolls_that_jump_the_blockade():
     assert escape_rolls(b) == 36 - 2 - 2 - 1 - 1
 
 
+def _escapes_by_the_rule(n: int, blocked: int) -> int:
+    """The escape rule of :func:`escape_rolls`, roll by roll: the sum's point open, and one die's point open."""
+    def held(t: int) -> bool:
+        return t >= 1 and bool((blocked >> t) & 1)
+
+    total = 0
+    for hi in range(1, 7):
+        for lo in range(1, hi + 1):
+            if held(n - hi - lo) or (held(n - hi) and held(n - lo)):
+                continue
+            total += 1 if hi == lo else 2
+    return total
+
+
+def test_escapes_from_the_window_table_follow_the_rule_on_every_point():
+    from gammon.engine.analysis import escapes_from_mask
+
+    rng = np.random.default_rng(11)
+    masks = [0, (1 << 25) - 2] + [int(m) << 1 for m in rng.integers(0, 1 << 24, size=300)]
+    for n in range(26):
+        for blocked in masks:
+            assert escapes_from_mask(n, blocked) == _escapes_by_the_rule(n, blocked), (n, f"{blocked:025b}")
+
+
 def test_features_of_a_side_are_those_of_the_other_side_after_a_flip():
     boards = random_boards(300)
     x = encode_batch(boards)

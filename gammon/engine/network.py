@@ -75,48 +75,75 @@ def _point_changes(rows, values, m, first, old, new) -> int:
 
 @njit(cache=True, fastmath=True)
 def _add_rows(h, h0, w1, rows, values, m) -> None:
-    """``h = h0 + sum(values[r] * w1[rows[r]])``: the first layer of a candidate from the base's."""
-    for j in range(h.shape[0]):
+    """``h = h0 + sum(values[r] * w1[rows[r]])``: the first layer of a candidate from the base's.
+
+    Four rows a pass over ``h``: the sums stay in registers between the rows'
+    loads, and ``h`` is stored a quarter as often.
+    """
+    nh = h.shape[0]
+    for j in range(nh):
         h[j] = h0[j]
-    for r in range(m):
+    r = 0
+    while r + 4 <= m:
+        i0, i1, i2, i3 = rows[r], rows[r + 1], rows[r + 2], rows[r + 3]
+        v0, v1, v2, v3 = values[r], values[r + 1], values[r + 2], values[r + 3]
+        for j in range(nh):
+            h[j] += v0 * w1[i0, j] + v1 * w1[i1, j] + v2 * w1[i2, j] + v3 * w1[i3, j]
+        r += 4
+    while r < m:
         v = values[r]
         i = rows[r]
-        for j in range(h.shape[0]):
+        for j in range(nh):
             h[j] += v * w1[i, j]
+        r += 1
+
+
+@njit(cache=True, fastmath=True)
+def _sparse_layer(x, w1, b1, h) -> None:
+    """``h = b1 + x @ w1`` over the non-zero entries of the input row ``x`` only."""
+    rows = np.empty(x.shape[0], np.int64)
+    values = np.empty(x.shape[0], np.float32)
+    m = 0
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            rows[m] = i
+            values[m] = x[i]
+            m += 1
+    _add_rows(h, b1, w1, rows, values, m)
 
 
 @njit(cache=True, fastmath=True)
 def _output(h, w2, b2, act, out) -> None:
-    """The hidden activation of pre-activations ``h`` (overwritten) and the five sigmoid outputs into ``out``."""
+    """The hidden activation of pre-activations ``h`` and the five sigmoid outputs into ``out``.
+
+    One pass over the hidden units for all five outputs.
+    """
     nh = h.shape[0]
-    if act == 0:
-        for j in range(nh):
-            if h[j] < 0.0:
-                h[j] = 0.0
-    else:
-        for j in range(nh):
-            h[j] = 1.0 / (1.0 + math.exp(-h[j]))
-    for k in range(5):
-        s = b2[k]
-        for j in range(nh):
-            s += h[j] * w2[k, j]
-        out[k] = 1.0 / (1.0 + math.exp(-s))
+    s0, s1, s2, s3, s4 = b2[0], b2[1], b2[2], b2[3], b2[4]
+    for j in range(nh):
+        a = h[j]
+        if act == 0:
+            a = max(a, 0.0)
+        else:
+            a = 1.0 / (1.0 + math.exp(-a))
+        s0 += a * w2[0, j]
+        s1 += a * w2[1, j]
+        s2 += a * w2[2, j]
+        s3 += a * w2[3, j]
+        s4 += a * w2[4, j]
+    out[0] = 1.0 / (1.0 + math.exp(-s0))
+    out[1] = 1.0 / (1.0 + math.exp(-s1))
+    out[2] = 1.0 / (1.0 + math.exp(-s2))
+    out[3] = 1.0 / (1.0 + math.exp(-s3))
+    out[4] = 1.0 / (1.0 + math.exp(-s4))
 
 
 @njit(cache=True, fastmath=True)
 def forward_into(x, n, w1, b1, w2, b2, act, out):
     """Probabilities of rows ``x[:n]`` into ``out[:n]``, from scratch (sparse first layer; ``act`` 0 ReLU, 1 sigmoid)."""
-    nin = w1.shape[0]
-    nh = w1.shape[1]
-    h = np.empty(nh, np.float32)
+    h = np.empty(w1.shape[1], np.float32)
     for r in range(n):
-        for j in range(nh):
-            h[j] = b1[j]
-        for i in range(nin):
-            v = x[r, i]
-            if v != 0.0:
-                for j in range(nh):
-                    h[j] += v * w1[i, j]
+        _sparse_layer(x[r], w1, b1, h)
         _output(h, w2, b2, act, out[r])
 
 
@@ -209,12 +236,7 @@ def base_layer(board, ev):
     x = np.empty((1, nin), np.float32)
     encode_into(base.reshape(1, 26), x)
     h0 = np.empty(nh, np.float32)
-    for j in range(nh):
-        h0[j] = b1[j]
-    for i in range(nin):
-        if x[0, i] != 0.0:
-            for j in range(nh):
-                h0[j] += x[0, i] * w1[i, j]
+    _sparse_layer(x[0], w1, b1, h0)
     return base, x[0], h0, net
 
 
