@@ -99,10 +99,9 @@ def _add_rows(h, h0, w1, rows, values, m) -> None:
 
 
 @njit(cache=True, fastmath=True)
-def _sparse_layer(x, w1, b1, h) -> None:
-    """``h = b1 + x @ w1`` over the non-zero entries of the input row ``x`` only."""
-    rows = np.empty(x.shape[0], np.int64)
-    values = np.empty(x.shape[0], np.float32)
+def _sparse_layer(x, w1, b1, h, rows, values) -> None:
+    """``h = b1 + x @ w1`` over the non-zero entries of the input row ``x`` only (``rows``/``values``: scratch
+    at least as long as ``x``)."""
     m = 0
     for i in range(x.shape[0]):
         if x[i] != 0.0:
@@ -142,8 +141,10 @@ def _output(h, w2, b2, act, out) -> None:
 def forward_into(x, n, w1, b1, w2, b2, act, out):
     """Probabilities of rows ``x[:n]`` into ``out[:n]``, from scratch (sparse first layer; ``act`` 0 ReLU, 1 sigmoid)."""
     h = np.empty(w1.shape[1], np.float32)
+    rows = np.empty(w1.shape[0], np.int64)
+    values = np.empty(w1.shape[0], np.float32)
     for r in range(n):
-        _sparse_layer(x[r], w1, b1, h)
+        _sparse_layer(x[r], w1, b1, h, rows, values)
         _output(h, w2, b2, act, out[r])
 
 
@@ -236,7 +237,7 @@ def base_layer(board, ev):
     x = np.empty((1, nin), np.float32)
     encode_into(base.reshape(1, 26), x)
     h0 = np.empty(nh, np.float32)
-    _sparse_layer(x[0], w1, b1, h0)
+    _sparse_layer(x[0], w1, b1, h0, np.empty(nin, np.int64), np.empty(nin, np.float32))
     return base, x[0], h0, net
 
 
