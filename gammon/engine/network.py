@@ -115,21 +115,29 @@ def _sparse_layer(x, w1, b1, h, rows, values) -> None:
 def _output(h, w2, b2, act, out) -> None:
     """The hidden activation of pre-activations ``h`` and the five sigmoid outputs into ``out``.
 
-    One pass over the hidden units for all five outputs.
+    One pass over the hidden units for all five outputs, in float32 (the
+    weights' precision) so that the pass runs on full-width vectors.
     """
     nh = h.shape[0]
     s0, s1, s2, s3, s4 = b2[0], b2[1], b2[2], b2[3], b2[4]
-    for j in range(nh):
-        a = h[j]
-        if act == 0:
-            a = max(a, 0.0)
-        else:
-            a = 1.0 / (1.0 + math.exp(-a))
-        s0 += a * w2[0, j]
-        s1 += a * w2[1, j]
-        s2 += a * w2[2, j]
-        s3 += a * w2[3, j]
-        s4 += a * w2[4, j]
+    zero = np.float32(0.0)
+    one = np.float32(1.0)
+    if act == 0:
+        for j in range(nh):
+            a = max(h[j], zero)
+            s0 += a * w2[0, j]
+            s1 += a * w2[1, j]
+            s2 += a * w2[2, j]
+            s3 += a * w2[3, j]
+            s4 += a * w2[4, j]
+    else:
+        for j in range(nh):
+            a = one / (one + np.exp(-h[j]))
+            s0 += a * w2[0, j]
+            s1 += a * w2[1, j]
+            s2 += a * w2[2, j]
+            s3 += a * w2[3, j]
+            s4 += a * w2[4, j]
     out[0] = 1.0 / (1.0 + math.exp(-s0))
     out[1] = 1.0 / (1.0 + math.exp(-s1))
     out[2] = 1.0 / (1.0 + math.exp(-s2))
