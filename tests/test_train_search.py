@@ -11,11 +11,12 @@ import torch
 
 from gammon.bots.neural import NeuralBot
 from gammon.cli import main
-from gammon.engine.network import BEAROFF, position_class
+from gammon.engine.network import BEAROFF, evaluate_batch, position_class
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.position import Position
 from gammon.train.config import Config, ConfigError
-from gammon.train.distill import fit, round_positions, searched_targets
+from gammon.outcomes import flip
+from gammon.train.distill import fit, rollout_dice, rollout_targets, round_positions, searched_targets
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
 from support import start_cli, wait_for_checkpoint
@@ -61,6 +62,45 @@ def test_the_targets_are_the_nets_own_searched_probabilities(start_model):
         targets = searched_targets(boards, ev.kernel_args(), plies)
         for row, position in zip(targets, positions):
             np.testing.assert_allclose(row, bot.probabilities(position, plies), atol=1e-6)
+
+
+def test_a_rollout_of_a_certain_win_is_that_win(start_model):
+    ev = load_model(start_model).evaluator().kernel_args()
+    # the side on roll bears off its last checker with any roll
+    single = Position.from_checkers({1: 1}, {24: 14})  # they have borne one off
+    backgammon = Position.from_checkers({1: 1}, {24: 14, 3: 1})  # none off, one in the winner's home board
+    boards = np.stack([np.ascontiguousarray(p.board, np.int8) for p in (single, backgammon)])
+    targets = rollout_targets(boards, ev, 36, np.random.default_rng(1))
+    assert targets.tolist() == [[1, 0, 0, 0, 0], [1, 1, 1, 0, 0]]
+
+
+def played_out(bot: NeuralBot, ev: tuple, position: Position, rolls: np.ndarray) -> np.ndarray:
+    """The outcome for the side on roll in ``position`` of the game ``bot`` plays on with ``rolls``, or the
+    evaluator's 0-ply probabilities where the rolls run out."""
+    for turn, (d1, d2) in enumerate(rolls):
+        position = position.apply(bot.choose_play(position, (int(d1), int(d2))))
+        if position.is_game_over():
+            points = position.result()  # won by the side that just moved
+            won = np.array([1.0, points >= 2, points >= 3, 0.0, 0.0])
+            return won if turn % 2 == 0 else flip(won)
+    probs = np.empty((1, 5), np.float32)
+    evaluate_batch(np.ascontiguousarray(position.board, np.int8).reshape(1, 26), ev, probs)
+    return probs[0].astype(np.float64) if len(rolls) % 2 == 0 else flip(probs[0])
+
+
+@pytest.mark.parametrize("turns", [3, 40])
+def test_rollout_targets_are_the_mean_of_the_games_the_0_ply_bot_plays_out(start_model, turns):
+    evaluator = load_model(start_model).evaluator()
+    bot = NeuralBot(evaluator)
+    positions = [Position.initial(), Position.from_position_id("4HPwATDgc/ABMA"), Position.from_checkers({6: 3, 5: 2}, {20: 2, 1: 3})]
+    boards = np.stack([np.ascontiguousarray(p.board, np.int8) for p in positions])
+    trials = 5
+    targets = rollout_targets(boards, evaluator.kernel_args(), trials, np.random.default_rng(8), turns=turns)
+    dice = rollout_dice(np.random.default_rng(8), len(positions), trials, turns)
+    assert [tuple(dice[0, t, 0]) for t in range(trials)] == [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)]
+    for k, position in enumerate(positions):
+        expected = np.mean([played_out(bot, evaluator.kernel_args(), position, dice[k, t]) for t in range(trials)], axis=0)
+        assert targets[k] == pytest.approx(expected, abs=1e-5)
 
 
 def test_fitting_moves_the_net_towards_its_targets(start_model):

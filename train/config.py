@@ -74,6 +74,8 @@ class Config:
     """method search: self-play games per round (total_games / search_games rounds)"""
     search_plies: int = 1
     """method search: the depth (1 or 2) whose probabilities are the targets"""
+    search_rollouts: int = 0
+    """method search: > 0 values each position instead by that many games the nets play out from it at 0-ply (a rollout; trial t starts with roll t mod 36, so a multiple of 36 covers the first roll evenly: gammon.train.distill.rollout_targets)"""
     search_candidates: int = 4
     """method search: the best plays by 0-ply whose positions join the targets, of one drawn roll at every other position a player faced"""
     search_epochs: int = 10
@@ -110,6 +112,7 @@ class Config:
             (self.search_games >= 1 and self.search_epochs >= 1 and self.search_batch >= 1, "search_games, search_epochs and search_batch must be >= 1"),
             (self.search_plies in (1, 2), "search_plies must be 1 or 2"),
             (self.search_candidates >= 0, "search_candidates must be >= 0"),
+            (self.search_rollouts >= 0, "search_rollouts must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:

@@ -11,13 +11,15 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    by 0-ply (the choices the net must rank), without repeats or pure
    bear-offs (valued exactly from the database);
 3. values each at ``search_plies`` plies with the same nets
-   (:func:`gammon.engine.search.probabilities_batch`);
+   (:func:`gammon.engine.search.probabilities_batch`), or, with
+   ``search_rollouts`` > 0, by that many games the nets play out from it
+   at 0-ply (a rollout, :func:`rollout_targets`);
 4. fits each net to its own positions' searched probabilities for
    ``search_epochs`` passes (cross-entropy, the learning rate falling
    linearly from ``learning_rate`` to zero in each round).
 
-The targets are the nets' own search of their own games: nothing else
-teaches them. A checkpoint is written after every round (a run stopped with
+The targets are the nets' own search, or their own games, from positions of
+their own games: nothing else teaches them. A checkpoint is written after every round (a run stopped with
 Ctrl-C keeps its last finished round); ``--resume`` plays the next.
 """
 
@@ -27,21 +29,25 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit, prange
 
+from gammon.engine.cache import cross_file, refresh
 from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, play_equities
+from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, evaluate_into, play_equities
 from gammon.engine.search import probabilities_batch
 from gammon.errors import is_interrupt
 from gammon.net import load_model, save_model
 from gammon.train.checkpoint import save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
-from gammon.train.selfplay import SelfPlayer
+from gammon.train.selfplay import SelfPlayer, play_turns
 from gammon.train.sparse import logits
 
 #: Positions valued per compiled call (the progress bar moves between calls).
 LABEL_CHUNK = 4096
+#: Turns a rollout's game is played before it is cut and valued by the nets (games this long are rare).
+ROLLOUT_TURNS = 128
 
 
 def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +83,75 @@ def searched_targets(boards: np.ndarray, ev: tuple, plies: int, bar=None) -> np.
     for start in range(0, boards.shape[0], LABEL_CHUNK):
         stop = min(start + LABEL_CHUNK, boards.shape[0])
         probabilities_batch(boards[start:stop], ev, plies, out[start:stop])
+        if bar is not None:
+            bar.update(stop - start)
+    return out.astype(np.float32)
+
+
+@cross_file
+@njit(cache=True, parallel=True)
+def _rollouts(boards, dice, ev, out) -> None:
+    """``out[k]``: the mean outcome, for its side on roll, of the games played from ``boards[k]`` with each
+    of ``dice[k]``'s ``(trials, turns, 2)`` rolls by the 0-ply nets of ``ev``; a game still going when its
+    rolls run out counts the nets' probabilities of the position reached. Parallel over positions."""
+    trials, turns = dice.shape[1], dice.shape[2]
+    width = max(ev[0].shape[0], ev[4].shape[0])
+    for k in prange(boards.shape[0]):
+        seen = np.empty((turns + 1, 26), np.int8)
+        x = np.empty((1, width), np.float32)
+        probs = np.empty(5, np.float32)
+        total = np.zeros(5, np.float64)
+        for t in range(trials):
+            played, points = play_turns(boards[k], dice[k, t], ev, seen)
+            if points > 0:  # the last mover won: the side on roll at the start if it made the odd turns
+                if played % 2 == 1:
+                    total[0] += 1.0
+                    total[1] += points >= 2
+                    total[2] += points >= 3
+                else:
+                    total[3] += points >= 2
+                    total[4] += points >= 3
+            else:
+                evaluate_into(seen[played], ev, x, probs)
+                if played % 2 == 0:  # the starting side is on roll again
+                    for i in range(5):
+                        total[i] += probs[i]
+                else:
+                    total[0] += 1.0 - probs[0]
+                    total[1] += probs[3]
+                    total[2] += probs[4]
+                    total[3] += probs[1]
+                    total[4] += probs[2]
+        for i in range(5):
+            out[k, i] = total[i] / trials
+
+
+def rollout_dice(rng: np.random.Generator, positions: int, trials: int, turns: int) -> np.ndarray:
+    """The rolls of :func:`rollout_targets`' games, ``(positions, trials, turns, 2)`` int8: trial ``t``'s first
+    roll is ordered roll ``t`` mod 36 (1-1, 1-2, ... 6-6), the others are drawn from ``rng``."""
+    first = np.array([(r // 6 + 1, r % 6 + 1) for r in range(36)], np.int8)
+    dice = rng.integers(1, 7, size=(positions, trials, turns, 2), dtype=np.int8)
+    dice[:, :, 0] = first[np.arange(trials) % 36]
+    return dice
+
+
+def rollout_targets(boards: np.ndarray, ev: tuple, trials: int, rng: np.random.Generator, bar=None,
+                    turns: int = ROLLOUT_TURNS) -> np.ndarray:
+    """The mean outcome of ``trials`` games the nets ``ev`` play out at 0-ply from each of ``boards``, for its
+    side on roll ((n, 5) float32, the five cumulative probabilities).
+
+    Trial ``t`` starts with roll ``t`` mod 36 (each ordered roll once in 36
+    trials: the first roll, which moves a position's value most, adds no
+    noise), then rolls drawn from ``rng``; a game not over after ``turns``
+    turns is valued by the nets where it stands. Self-play only: the nets
+    play both sides.
+    """
+    refresh()
+    out = np.empty((boards.shape[0], 5), np.float64)
+    step = max(1, LABEL_CHUNK // max(1, trials // 36))
+    for start in range(0, boards.shape[0], step):
+        stop = min(start + step, boards.shape[0])
+        _rollouts(boards[start:stop], rollout_dice(rng, stop - start, trials, turns), ev, out[start:stop])
         if bar is not None:
             bar.update(stop - start)
     return out.astype(np.float32)
@@ -146,9 +221,13 @@ def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = Non
             ev = evaluator.kernel_args()
             played = SelfPlayer(evaluator).play_many(rng, n)
             boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
-            with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {cfg.search_plies}-ply targets",
+            kind = f"{cfg.search_rollouts}-trial rollouts" if cfg.search_rollouts else f"{cfg.search_plies}-ply targets"
+            with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {kind}",
                       disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
-                targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
+                if cfg.search_rollouts:
+                    targets = rollout_targets(boards, ev, cfg.search_rollouts, rng, label_bar)
+                else:
+                    targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
             losses = fit(nets, boards, classes, targets, cfg, seed=cfg.seed * 1_000_003 + round_no)
             games += n
             elapsed += time.perf_counter() - started
