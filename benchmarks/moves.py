@@ -37,6 +37,14 @@ checker of either side is behind a checker of the other (``not
 gammon.engine.analysis.in_contact`` on the board before the play; ``--make``
 counts its disagreements with ``gnubg_nn.classify``: none).
 
+``--by-type`` adds a table of the contact decisions split by the kind of
+position, from the mover's side before the play (:func:`contact_type`, the
+first that applies): a checker of the mover on the bar, of the opponent on
+the bar, two or more anchors (points held) in the opponent's home board (a
+back game), one anchor there (a holding game, or the back checkers not yet
+moved), bearing in (no checker of the mover left on
+points 13-24), and the rest.
+
 Bots: any spec :func:`gammon.bots.load` accepts (``td``, ``td:plies=1``,
 ``level5``, ``pubeval``, ``gnubg``, a model file path).
 """
@@ -67,6 +75,8 @@ from gammon.position import Position
 DATA = Path(__file__).resolve().parent / "data" / "moves_gnubg_1ply.txt.gz"
 GNUBG = "/usr/games/gnubg"
 CLASSES = ("race", "contact")
+CONTACT_TYPES = ("on the bar", "opponent on the bar", "two or more anchors (back game)", "one anchor", "bearing in",
+                 "other contact")
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,49 @@ def table(rows: list[tuple[str, dict[str, dict]]]) -> str:
 
 def kind_of(position: Position) -> str:
     return "contact" if in_contact(position.board) else "race"
+
+
+def contact_type(position: Position) -> str:
+    """The kind of a contact position, from the side on roll (the first of :data:`CONTACT_TYPES` that applies).
+
+    >>> contact_type(Position.initial())  # the 24-point held
+    'one anchor'
+    >>> contact_type(Position.from_checkers({13: 2, 6: 13}, {12: 2, 1: 13}))
+    'other contact'
+    >>> contact_type(Position.from_checkers({25: 1, 6: 14}, {24: 15}))
+    'on the bar'
+    >>> contact_type(Position.from_checkers({20: 2, 22: 2, 6: 11}, {1: 15}))
+    'two or more anchors (back game)'
+    """
+    b = position.board
+    held = sum(1 for p in range(19, 25) if b[p] >= 2)
+    if b[25] > 0:
+        return "on the bar"
+    if b[0] < 0:
+        return "opponent on the bar"
+    if held >= 2:
+        return "two or more anchors (back game)"
+    if held == 1:
+        return "one anchor"
+    if all(b[p] <= 0 for p in range(13, 25)):
+        return "bearing in"
+    return "other contact"
+
+
+def type_table(rows: list[tuple[str, np.ndarray]], types: np.ndarray) -> str:
+    """Contact decisions by :func:`contact_type`: mEMG per decision (95%) for each bot, one row per type."""
+    lines = ["| contact decisions | n | " + " | ".join(name for name, _ in rows) + " |",
+             "|---|---:|" + "---:|" * len(rows)]
+    for kind in CONTACT_TYPES:
+        mask = types == kind
+        if not mask.any():
+            continue
+        cells = []
+        for _, err in rows:
+            st = summarise(err[mask])
+            cells.append(f"{st['mean']:.2f} ± {st['half']:.2f}")
+        lines.append(f"| {kind} | {int(mask.sum())} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def self_play_decisions(n: int, seed: int, rate: float) -> tuple[list[tuple[str, tuple[int, int]]], int, int]:
@@ -301,6 +354,7 @@ def measure(args: argparse.Namespace) -> int:
         decisions = decisions[: args.limit]
     kinds = np.array([d.kind for d in decisions])
     rows = []
+    errors = []
     for spec in args.bots:
         bot = load(spec)
         t = time.perf_counter()
@@ -308,10 +362,16 @@ def measure(args: argparse.Namespace) -> int:
         s = {k: summarise(err[kinds == k]) for k in CLASSES}
         s["all"] = summarise(err)
         rows.append((spec, s))
+        errors.append((spec, err))
         print(f"# {spec}: {time.perf_counter() - t:.0f} s", file=sys.stderr)
     print(f"{len(decisions)} decisions ({int((kinds == 'race').sum())} race, {int((kinds == 'contact').sum())} contact) "
           f"from {Path(args.data).name}; judge: {header.get('judge', '?')}\n")
     print(table(rows))
+    if args.by_type:
+        contact = kinds == "contact"
+        types = np.array([contact_type(Position.from_position_id(d.position_id)) for d in decisions])
+        print()
+        print(type_table([(spec, err[contact]) for spec, err in errors], types[contact]))
     return 0
 
 
@@ -390,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", nargs="+", default=["td", "gnubg", "pubeval"], help="bot specs (default: td gnubg pubeval)")
     parser.add_argument("--data", default=str(DATA), help=f"decisions and judge values (default {DATA.name})")
+    parser.add_argument("--by-type", action="store_true", help="also split the contact decisions by kind of position")
     parser.add_argument("--limit", type=int, default=0, help="use only the first N decisions")
     parser.add_argument("--make", action="store_true", help="generate the decisions and judge them (writes --data)")
     parser.add_argument("--decisions", type=int, default=3000)
