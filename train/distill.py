@@ -19,8 +19,9 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    linearly from ``learning_rate`` to zero in each round).
 
 The targets are the nets' own search, or their own games, from positions of
-their own games: nothing else teaches them. A checkpoint is written after every round (a run stopped with
-Ctrl-C keeps its last finished round); ``--resume`` plays the next.
+their own games: nothing else teaches them. A checkpoint is written after
+every round (a run stopped with Ctrl-C keeps its last finished round);
+``--resume`` plays the next.
 """
 
 from __future__ import annotations
