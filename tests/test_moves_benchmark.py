@@ -52,6 +52,22 @@ def test_kind_of(moves):
     assert moves.kind_of(Position.from_checkers({1: 3, 2: 3, 3: 3}, {4: 5, 5: 5, 6: 5})) == "race"
 
 
+def test_contact_type_names_the_kind_of_position_first_match_first(moves):
+    assert moves.contact_type(Position.from_checkers({25: 1, 20: 2, 22: 2, 6: 10}, {0: 1, 1: 14})) == "on the bar"
+    assert moves.contact_type(Position.from_checkers({20: 2, 6: 13}, {0: 1, 1: 14})) == "opponent on the bar"
+    assert moves.contact_type(Position.from_checkers({6: 10, 8: 5}, {7: 2, 1: 13})) == "bearing in"
+    assert moves.contact_type(Position.from_checkers({6: 10, 13: 5}, {7: 2, 1: 13})) == "other contact"
+
+
+def test_type_table_has_a_row_per_kind_present(moves):
+    types = np.array(["one anchor", "one anchor", "bearing in"])
+    text = moves.type_table([("a", np.array([0.001, 0.003, 0.0])), ("b", np.zeros(3))], types)
+    lines = text.splitlines()
+    assert lines[0] == "| contact decisions | n | a | b |"
+    assert lines[2].startswith("| one anchor | 2 | 2.00 ± ") and lines[3].startswith("| bearing in | 1 | 0.00 ± ")
+    assert len(lines) == 4
+
+
 def test_judge_values_every_legal_play(moves):
     pytest.importorskip("gnubg_nn")
     position = Position.initial()
