@@ -13,9 +13,9 @@ from gammon.bots.neural import NeuralBot
 from gammon.cli import main
 from gammon.engine.network import BEAROFF, evaluate_batch, position_class
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
+from gammon.outcomes import flip
 from gammon.position import Position
 from gammon.train.config import Config, ConfigError
-from gammon.outcomes import flip
 from gammon.train.distill import fit, rollout_dice, rollout_targets, round_positions, searched_targets
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer

@@ -39,6 +39,7 @@ from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, eval
 from gammon.engine.search import probabilities_batch
 from gammon.errors import is_interrupt
 from gammon.net import load_model, save_model
+from gammon.outcomes import flip_into, lost_into
 from gammon.train.checkpoint import save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
@@ -100,29 +101,21 @@ def _rollouts(boards, dice, ev, out) -> None:
     for k in prange(boards.shape[0]):
         seen = np.empty((turns + 1, 26), np.int8)
         x = np.empty((1, width), np.float32)
-        probs = np.empty(5, np.float32)
+        end = np.empty(5, np.float32)  # the outcome for the side on roll where the game stopped
+        mine = np.empty(5, np.float32)
         total = np.zeros(5, np.float64)
         for t in range(trials):
             played, points = play_turns(boards[k], dice[k, t], ev, seen)
-            if points > 0:  # the last mover won: the side on roll at the start if it made the odd turns
-                if played % 2 == 1:
-                    total[0] += 1.0
-                    total[1] += points >= 2
-                    total[2] += points >= 3
-                else:
-                    total[3] += points >= 2
-                    total[4] += points >= 3
+            if points > 0:  # over: the loser is on roll in seen[played]
+                lost_into(points, end)
             else:
-                evaluate_into(seen[played], ev, x, probs)
-                if played % 2 == 0:  # the starting side is on roll again
-                    for i in range(5):
-                        total[i] += probs[i]
-                else:
-                    total[0] += 1.0 - probs[0]
-                    total[1] += probs[3]
-                    total[2] += probs[4]
-                    total[3] += probs[1]
-                    total[4] += probs[2]
+                evaluate_into(seen[played], ev, x, end)
+            if played % 2 == 0:  # the starting side is on roll there
+                mine[:] = end
+            else:
+                flip_into(end, mine)
+            for i in range(5):
+                total[i] += mine[i]
         for i in range(5):
             out[k, i] = total[i] / trials
 
