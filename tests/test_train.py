@@ -168,14 +168,45 @@ def test_adam_takes_fused_steps_also_after_resuming_a_checkpoint_written_without
 
 
 def test_worker_processes_give_the_same_run_for_the_same_lag_whatever_their_number(tmp_path, capsys):
-    # Given the same run with self-play in two processes, and in one with the same lag (4 updates)
-    assert main(tiny(tmp_path / "two", "total_games=48", "workers=2")) == 0
-    assert main(tiny(tmp_path / "one", "total_games=48", "workers=1", "ray_staleness=4")) == 0
+    # Given the same run with self-play in two processes, and in one with the same lag (4 updates, the default
+    # of both), the trainer playing the units that one has no time for
+    assert main(tiny(tmp_path / "two", "total_games=48", "workers=2", "learner_plays=false")) == 0
+    assert main(tiny(tmp_path / "one", "total_games=48", "workers=1", "learner_plays=true")) == 0
     two, one = next((tmp_path / "two").iterdir()), next((tmp_path / "one").iterdir())
     # Then both trained on the same games, to the last weight
     assert load_model(two / "model.pt").games_trained == 48
     a, b = final_weights(two), final_weights(one)
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_the_learner_plays_the_units_its_worker_has_no_time_for_and_the_games_stay_the_same():
+    from gammon.runners import LOCAL
+    from gammon.train import sources
+
+    arch = Architecture(hidden=8)
+    weights = [weights_from_state(build_module(arch, seed=s).state_dict(), arch) for s in range(7)]
+
+    def play(workers, learner_plays):
+        source = sources.open_source(LOCAL, workers, weights[0], None, seed=3, start_games=0, unit_games=4,
+                                     learner_plays=learner_plays)
+        try:
+            games = []
+            for w in weights[1:]:
+                games += source.games(4)
+                source.publish(w)
+            return games, list(source.recent_versions), getattr(source, "learner_units", 0)
+        finally:
+            source.close()
+
+    # Given the same units played by two worker processes, and by one worker with the learner's help
+    two, two_versions, _ = play(2, False)
+    one, one_versions, learner_units = play(1, True)
+    # Then the learner played some of them (a worker has at most two out at once)
+    assert learner_units >= 2
+    # And the games and the weights each unit was played with are the same (a lag of 4 updates by default)
+    assert one_versions == two_versions == [0, 0, 0, 0, 0, 1]
+    assert all(np.array_equal(a.boards, b.boards) and a.points == b.points for a, b in zip(one, two))
+    assert len(one) == len(two) == 24
 
 
 def test_a_duplicate_match_of_a_net_against_itself_is_even():

@@ -59,7 +59,9 @@ class Config:
     workers: int = 0
     """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible). With --backend ray: self-play actors, 0 for one per cluster CPU less one"""
     ray_staleness: int = 0
-    """with workers > 0 or --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the workers"""
+    """with workers > 0 or --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the workers, at least 4"""
+    learner_plays: bool = True
+    """with workers > 0 on this machine, fewer than its CPUs: the learner also plays a share of the self-play units, sized from measured times so that it is about as busy as each worker (one worker and the learner keep two cores busy; which process plays a unit changes no game)"""
     threads: int = 1
     """torch threads in the trainer process"""
     checkpoint_every: int = 20_000

@@ -13,6 +13,7 @@ checkpoints, and a clean stop on Ctrl-C.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 from pathlib import Path
@@ -27,6 +28,14 @@ from gammon.train.config import Config, ConfigError, field_docs
 from gammon.train.nets import Nets
 from gammon.train.sources import open_source
 from gammon.train.td import batch_states, lambda_returns
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
 
 
 def new_run_dir(cfg: Config) -> Path:
@@ -118,8 +127,9 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
     played = nets.evaluator()
+    learner_plays = cfg.learner_plays and not backend.is_ray and 0 < cfg.workers < usable_cpus()
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
-                         unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None)
+                         unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None, learner_plays=learner_plays)
 
     run_dir, writer = open_run(cfg, resume, games)
     writer.add_text("backend", source.describe())

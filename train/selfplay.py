@@ -30,7 +30,7 @@ _START = np.ascontiguousarray(Position.initial().board, np.int8)
 
 
 @cross_file
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_turns(board, dice, ev, boards_out):
     """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
 

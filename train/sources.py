@@ -20,8 +20,8 @@ takes units strictly in number order.
 
 Staleness. With one unit per update, the games of update ``u`` were played
 with the weights of update ``u - inflight``: self-play lags the learner by
-exactly ``inflight`` updates (``2 * workers`` by default, enough to keep every
-worker busy; ``ray_staleness`` in the config), never more, whatever the speed
+exactly ``inflight`` updates (``2 * workers``, at least 4, by default: enough to keep every
+worker busy and the learner's share ahead; ``ray_staleness`` in the config), never more, whatever the speed
 of the workers. TD(lambda) targets are recomputed by the learner with the
 current network, so only the positions visited are stale, not the targets.
 
@@ -33,6 +33,14 @@ to play free-running (each with its own generator and whatever weights it
 had last seen, so runs were not repeatable); they now take the same units as
 Ray actors, at about the same training games/s (within a few per cent on
 two shared cores, measured as ``benchmarks/train.py`` does).
+The learner's share. With ``learner_plays``, the learner plays the units
+the workers have no time for: a new unit goes to the runner while fewer
+than :data:`DEPTH` a worker are out there unfinished, else it stays with
+the learner, which plays it when it is due or, ahead of time, while it
+waits for a worker's unit. On a machine with a core more than the workers
+(one worker on two cores), two busy processes then share the cores instead
+of three. Which process plays a unit changes no game: a unit's games
+depend only on its seed and weights.
 Resuming from a checkpoint starts a new numbering (units in flight at the
 checkpoint are played again with the checkpoint's weights), so a resumed run
 is not the same to the bit as an uninterrupted one, unlike inline self-play.
@@ -41,6 +49,7 @@ is not the same to the bit as an uninterrupted one, unlike inline self-play.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,6 +57,9 @@ from gammon import runners
 from gammon.net import Evaluator, Weights
 from gammon.runners import Backend, Runner, RunnerError, Shared
 from gammon.train.selfplay import Game, SelfPlayer
+
+#: With ``learner_plays``: units a worker has out at once (one it plays, one queued), the rest stay with the learner.
+DEPTH = 2
 
 
 class InlineSource:
@@ -85,31 +97,52 @@ class SelfPlayWorker:
         """``n`` games as ``(all boards, turns + 1 of each game, points)``."""
         version, weights, seed, n = unit
         if version != self.version:
-            current = Evaluator.from_flat(np.asarray(weights.get()), self.layout)
-            if self.player is None:
-                self.player = SelfPlayer(current)
-            self.player.evaluator = current
-            self.version = version
+            self.use(version, Evaluator.from_flat(np.asarray(weights.get()), self.layout))
+        return self.play(seed, n)
+
+    def use(self, version: int, evaluator: Evaluator) -> None:
+        """Play the next units with ``evaluator``, the weights of ``version``."""
+        if self.player is None:
+            self.player = SelfPlayer(evaluator)
+        self.player.evaluator = evaluator
+        self.version = version
+
+    def play(self, seed: tuple[int, ...], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`run`'s games with the evaluator in use."""
         games = self.player.play_many(np.random.default_rng(seed), n)
         return (np.concatenate([g.boards for g in games]),
                 np.array([g.boards.shape[0] for g in games], np.int64),
                 np.array([g.points for g in games], np.int64))
 
 
+@dataclass
+class _Own:
+    """A unit the learner plays: its seed, the evaluator of its weights version, then its result."""
+
+    seed: tuple[int, ...]
+    evaluator: Evaluator | None
+    result: tuple | None = None
+
+
 class UnitSource:
     """Self-play units on a runner, taken in order (see the module docstring)."""
 
     def __init__(self, runner: Runner, weights: Evaluator | Weights, seed: int, start_games: int, unit_games: int,
-                 inflight: int | None = None) -> None:
+                 inflight: int | None = None, learner_plays: bool = False) -> None:
         self.runner = runner
-        self.inflight = 2 * max(1, runner.workers) if inflight is None else inflight
+        self.inflight = max(4, 2 * runner.workers) if inflight is None else inflight
         if self.inflight < 1:
             raise RunnerError(f"invalid inflight {self.inflight}: expected at least 1 unit")
         self.unit_games = unit_games
         self.seed = (int(seed), int(start_games))
         self.version = 0
-        self._weights = runner.share(Evaluator.of(weights).flat())
-        self._versions: deque[int] = deque()  # the weights version of each unit submitted and not taken
+        self._evaluator = Evaluator.of(weights)
+        self._weights = runner.share(self._evaluator.flat())
+        # each unit submitted and not taken: its weights version, and what the learner needs if it plays it
+        self._queued: deque[tuple[int, _Own | None]] = deque()
+        self._submitted = 0
+        self._learner = SelfPlayWorker(self._evaluator.layout()) if learner_plays and runner.workers else None
+        self.learner_units = 0  # units the learner played
         self._pending: deque[Game] = deque()
         self.lag = 0  # updates between the weights of the last unit taken and the learner's
         self.taken = 0  # units taken
@@ -119,38 +152,69 @@ class UnitSource:
 
     def games(self, n: int) -> list[Game]:
         while len(self._pending) < n:
-            boards, lengths, points = self.runner.take()
-            version = self._versions.popleft()
+            version, own = self._queued.popleft()
             self.taken += 1
             self.recent_versions.append(version)
             self.lag = self.version - version
-            self._submit()
+            if own is None:
+                while self._learner is not None and not self.runner.ready() and self._play_ahead():
+                    pass  # the learner's units ahead, while the worker's is not back
+                boards, lengths, points = self.runner.take()
+                self._submit()
+            else:
+                self._submit()  # first, so that the workers have it while the learner plays
+                if own.result is None:
+                    self._play(version, own)
+                boards, lengths, points = own.result
             for b, p in zip(np.split(boards, np.cumsum(lengths)[:-1]), points):
                 self._pending.append(Game(b, int(p)))
         return [self._pending.popleft() for _ in range(n)]
 
+    def _play(self, version: int, own: _Own) -> None:
+        self._learner.use(version, own.evaluator)
+        own.result = self._learner.play(own.seed, self.unit_games)
+        own.evaluator = None
+        self.learner_units += 1
+
+    def _play_ahead(self) -> bool:
+        """Play the learner's first unit in the queue not yet played; False when there is none."""
+        for version, own in self._queued:
+            if own is not None and own.result is None:
+                self._play(version, own)
+                return True
+        return False
+
     def publish(self, weights: Evaluator | Weights) -> None:
         self.version += 1
-        self._weights = self.runner.share(Evaluator.of(weights).flat())
+        self._evaluator = Evaluator.of(weights)
+        self._weights = self.runner.share(self._evaluator.flat())
 
     def stats(self) -> dict[str, float]:
-        """``staleness``: updates the last unit's weights were behind the learner's; the runner's counters."""
-        return {"staleness": self.lag, **self.runner.stats()}
+        """``staleness``: updates the last unit's weights were behind the learner's; the share of the units
+        the learner played (with ``learner_plays``); the runner's counters."""
+        shares = {} if self._learner is None else {"learner_share": self.learner_units / max(1, self.taken)}
+        return {"staleness": self.lag, **shares, **self.runner.stats()}
 
     def describe(self) -> str:
-        return f"{self.runner.describe()}, self-play {self.inflight} updates behind the learner"
+        learner = ", the learner playing the units they have no time for" if self._learner is not None else ""
+        return f"{self.runner.describe()}{learner}, self-play {self.inflight} updates behind the learner"
 
     def close(self) -> None:
         self.runner.close()
 
     def _submit(self) -> None:
-        unit = self.taken + len(self._versions)  # the number the runner gives it
-        self.runner.submit((self.version, self._weights, (*self.seed, unit), self.unit_games))
-        self._versions.append(self.version)
+        seed = (*self.seed, self._submitted)
+        self._submitted += 1
+        if self._learner is not None and self.runner.outstanding() >= DEPTH * self.runner.workers:
+            self._queued.append((self.version, _Own(seed, self._evaluator)))
+            return
+        self.runner.submit((self.version, self._weights, seed, self.unit_games))
+        self._queued.append((self.version, None))
 
 
 def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rng: np.random.Generator, *, seed: int,
-                start_games: int, unit_games: int, inflight: int | None = None) -> InlineSource | UnitSource:
+                start_games: int, unit_games: int, inflight: int | None = None,
+                learner_plays: bool = False) -> InlineSource | UnitSource:
     """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
 
     On Ray ``workers`` 0 means one actor per cluster CPU less one (the learner's).
@@ -161,7 +225,7 @@ def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rn
         return InlineSource(weights, rng)
     runner = runners.start(backend, SelfPlayWorker, (Evaluator.of(weights).layout(),), workers or None, spare=1)
     try:
-        return UnitSource(runner, weights, seed, start_games, unit_games, inflight)
+        return UnitSource(runner, weights, seed, start_games, unit_games, inflight, learner_plays)
     except BaseException:
         runner.close()
         raise

@@ -171,6 +171,18 @@ class Runner(ABC):
         self._taken += 1
         return result
 
+    def ready(self) -> bool:
+        """Whether :meth:`take` would return at once (the oldest unit not taken has its result here).
+
+        Runners that cannot tell without waiting say True.
+        """
+        return True
+
+    def outstanding(self) -> int:
+        """Units submitted whose results have not arrived; runners that cannot tell without waiting say
+        :attr:`pending`."""
+        return self.pending
+
     @property
     def pending(self) -> int:
         """Units submitted and not yet taken."""

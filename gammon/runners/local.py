@@ -101,21 +101,37 @@ class ProcessRunner(Runner):
     def _send(self, number: int, payload: Any) -> None:
         self._tasks.put((number, payload))
 
+    def ready(self) -> bool:
+        if self._taken == self._submitted:
+            return True  # take says there is nothing to take
+        if self._taken not in self._done:
+            self._receive(0.0)
+        return self._taken in self._done
+
+    def outstanding(self) -> int:
+        if self.pending > len(self._done):
+            self._receive(0.0)
+        return self.pending - len(self._done)
+
     def _wait(self, number: int) -> Any:
         while number not in self._done:
-            if not self._pipes:
-                raise RunnerError("every worker process has stopped")
-            for reader in wait(list(self._pipes), timeout=POLL):
-                try:
-                    got, out = reader.recv()
-                except (EOFError, OSError):
-                    p = self._pipes.pop(reader)
-                    p.join(timeout=1)
-                    raise RunnerError(f"worker process {p.name} died (exit code {p.exitcode})") from None
-                if isinstance(out, _Failure):
-                    raise out.exc
-                self._done[got] = out
+            self._receive(POLL)
         return self._done.pop(number)
+
+    def _receive(self, timeout: float) -> None:
+        """Read the results that arrive within ``timeout`` seconds into ``_done``."""
+        if not self._pipes:
+            raise RunnerError("every worker process has stopped")
+        for reader in wait(list(self._pipes), timeout=timeout):
+            try:
+                got, out = reader.recv()
+            except (EOFError, OSError):
+                p = self._pipes.pop(reader)
+                p.join(timeout=1)
+                raise RunnerError(f"worker process {p.name} died (exit code {p.exitcode})") from None
+            if isinstance(out, _Failure):
+                raise out.exc
+            self._done[got] = out
 
     def close(self) -> None:
         if not self._procs:
