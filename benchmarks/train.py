@@ -3,8 +3,9 @@
 1. Training games per second of ``gammon train`` itself (self-play, encoding,
    lambda-returns, Adam steps; no evaluation matches) with the shipped
    architecture, started from a trained model so that games have realistic
-   lengths: self-play in the trainer process (``workers=0``, one core) and in
-   worker processes (``workers=N``).
+   lengths: self-play in the trainer process (``workers=0``, one core), in
+   worker processes (``workers=N``, one a core) and in one fewer with the
+   trainer playing the units they have no time for (``learner_plays``).
 2. The baseline: the way public PyTorch TD-Gammon clones train, one network
    call per candidate play and an online TD(lambda) update with eligibility
    traces after every move, on the same network, encoder and move generator.
@@ -47,12 +48,12 @@ from gammon.train.selfplay import SelfPlayer  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def training_rate(model_path: str | None, games: int, workers: int) -> tuple[float, float]:
+def training_rate(model_path: str | None, games: int, workers: int, *extra: str) -> tuple[float, float]:
     """Games/s of the real training loop (``gammon train``): overall, and steady (median logged rate, second half)."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     with tempfile.TemporaryDirectory() as runs:
-        sets = [f"total_games={games}", f"workers={workers}", "eval_every=0", "checkpoint_every=100000000", f"runs_dir={runs}", "log_every=5"]
+        sets = [f"total_games={games}", f"workers={workers}", "eval_every=0", "checkpoint_every=100000000", f"runs_dir={runs}", "log_every=5", *extra]
         if model_path:
             sets.append(f"init_model={model_path}")
         # warm up: load the Numba kernels and torch outside the timing
@@ -155,7 +156,8 @@ def main() -> int:
     weights = weights_from_state(module.state_dict(), arch)
 
     inline, inline_steady = training_rate(model_path, args.games, 0)
-    pooled, pooled_steady = training_rate(model_path, 2 * args.games, args.workers)
+    pooled, pooled_steady = training_rate(model_path, 2 * args.games, args.workers, "learner_plays=false")
+    shared = training_rate(model_path, 2 * args.games, args.workers - 1) if args.workers > 1 else None
     naive, naive_turns = naive_rate(module, args.naive_games)
     cases = positions_from_self_play(weights, args.positions)
     lat = {plies: latency_ms(NeuralBot(weights, plies), cases if plies < 2 else cases[: max(20, args.positions // 5)]) for plies in (0, 1, 2)}
@@ -173,6 +175,7 @@ def main() -> int:
         "|---|---|---|---|---|",
         f"| training games/s, `gammon train`, self-play in the trainer (1 process): overall / steady | {inline:.0f} / {inline_steady:.0f} | naive per-candidate PyTorch TD(lambda): {naive:.1f} | **{inline / naive:.0f}x** | >= 100 games/s |",
         f"| training games/s, `--set workers={args.workers}` ({args.workers} self-play processes + trainer): overall (with start-up) / steady | {pooled:.0f} / {pooled_steady:.0f} | same baseline | **{pooled_steady / naive:.0f}x** | >= 100 games/s |",
+        *([f"| training games/s, `--set workers={args.workers - 1}` ({args.workers - 1} self-play process{'es' if args.workers > 2 else ''} + the trainer playing the units they have no time for, `learner_plays`): overall / steady | {shared[0]:.0f} / {shared[1]:.0f} | same baseline | **{shared[1] / naive:.0f}x** | >= 100 games/s |"] if shared else []),
         f"| 0-ply decision, mean / median / p95 ms (one core) | {lat[0][0]:.2f} / {lat[0][1]:.2f} / {lat[0][2]:.2f} | | | < 5 ms |",
         f"| 1-ply decision, mean / median / p95 ms (8 plays kept within 0.16) | {lat[1][0]:.1f} / {lat[1][1]:.1f} / {lat[1][2]:.1f} | | | < 100 ms |",
         f"| 2-ply decision, mean / median / p95 ms | {lat[2][0]:.0f} / {lat[2][1]:.0f} / {lat[2][2]:.0f} | | | |",

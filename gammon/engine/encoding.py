@@ -36,7 +36,7 @@ Side features, each computed for one side S (the other side is O):
 The contact encoding (name ``tesauro+23``, version 1; :data:`N_CONTACT_INPUTS` =
 219 inputs) is the 211 above followed by four more per side, mine
 (211-214) then theirs (215-218), in the spirit of GNU Backgammon's contact
-inputs (:func:`extra_inputs`):
+inputs (:func:`extra_from_summary`):
 
 0. back anchor: how deep S's deepest anchor (2+ checkers) in O's home
    board is, (p - 18) / 6 for S's point p in 19..24 (the 24-point anchor is
@@ -283,35 +283,45 @@ def _containment(made: int) -> float:
     return 1.0 - least / 36.0
 
 
+@njit(cache=True, inline="always")
+def _highest_bit(mask: int) -> int:
+    """The index of ``mask``'s highest set bit among bits 0..5; -1 when none is set."""
+    for k in range(5, -1, -1):
+        if (mask >> k) & 1:
+            return k
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _bits(mask: int) -> int:
+    """The number of set bits among ``mask``'s bits 0..5."""
+    n = 0
+    for k in range(6):
+        n += (mask >> k) & 1
+    return n
+
+
 @cross_file
 @njit(cache=True)
-def extra_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
+def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) -> None:
     """The contact encoding's extra inputs into ``out[base:base + 8]``: back anchor, anchors, containment,
-    break-contact pips, for me then for them (see the module docstring)."""
-    them_made = r_me_made = 0  # their made points in my numbering, mine in theirs
-    me_anchor = them_anchor = me_anchors = them_anchors = 0
-    me_rear = 25 if b[25] > 0 else 0
-    them_rear = 0 if b[0] < 0 else 25  # my numbering
-    for p in range(1, 25):
-        c = b[p]
-        if c > 0:
-            me_rear = p
-            if c >= 2:
-                r_me_made |= 1 << (25 - p)
-                if p >= 19:
-                    me_anchors += 1
-                    me_anchor = p - 18
-        elif c < 0:
-            if them_rear > p:
-                them_rear = p
-            if c <= -2:
-                them_made |= 1 << p
-                if p <= 6:
-                    them_anchors += 1
-                    if them_anchor == 0:
-                        them_anchor = 7 - p
-    if b[25] > 0:
-        me_rear = 25
+    break-contact pips, for me then for them (see the module docstring), from ``b``'s summary ``s``.
+
+    The anchors and the blockades are read from the summary's masks of made
+    points; only the break-contact pips walk the board, past the other
+    side's rearmost checker.
+    """
+    mine = (s[_ME_MADE] >> 19) & 0x3F  # my anchors on points 19..24, bit k for point 19 + k
+    theirs = (s[_THEM_MADE] >> 1) & 0x3F  # their anchors on my points 1..6, bit k for point 1 + k
+    deepest = _highest_bit(mine)
+    me_anchor = deepest + 1 if deepest >= 0 else 0
+    them_anchor = 0
+    for k in range(6):
+        if (theirs >> k) & 1:
+            them_anchor = 6 - k  # their deepest anchor: my lowest point
+            break
+    me_rear = rearmost(b)
+    them_rear = their_rearmost(b)  # my numbering
     me_break = them_break = 0
     if me_rear > them_rear:  # contact: somebody has pips to go past the other
         for p in range(them_rear + 1, 26):
@@ -321,12 +331,12 @@ def extra_inputs(b: np.ndarray, out: np.ndarray, base: int) -> None:
             if b[p] < 0:
                 them_break -= b[p] * (me_rear - p)
     out[base] = me_anchor / 6.0
-    out[base + 1] = me_anchors / 3.0
-    out[base + 2] = _containment(them_made)  # their blockade in front of my checkers
+    out[base + 1] = _bits(mine) / 3.0
+    out[base + 2] = _containment(s[_THEM_MADE])  # their blockade in front of my checkers
     out[base + 3] = me_break * 0.01
     out[base + 4] = them_anchor / 6.0
-    out[base + 5] = them_anchors / 3.0
-    out[base + 6] = _containment(r_me_made)
+    out[base + 5] = _bits(theirs) / 3.0
+    out[base + 6] = _containment(s[_R_ME_MADE])
     out[base + 7] = them_break * 0.01
 
 
@@ -362,7 +372,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         out[row, 195] = (15 - theirs) / 15.0
         global_inputs(b, out[row], _CONTACT, s)
         if width > N_INPUTS:
-            extra_inputs(b, out[row], N_INPUTS)
+            extra_from_summary(b, s, out[row], N_INPUTS)
 
 
 def encode_batch(boards: np.ndarray, inputs: int = N_INPUTS) -> np.ndarray:

@@ -44,7 +44,7 @@ from gammon.engine.encoding import (
     SUMMARY_ME_BACK,
     SUMMARY_THEM_BACK,
     encode_into,
-    extra_inputs,
+    extra_from_summary,
     inputs_from_summary,
     summarise,
     summarise_bars,
@@ -361,7 +361,7 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
         # the whole-board inputs that changed
         inputs_from_summary(b, s, g, 0)
         if extra:
-            extra_inputs(b, g, N_INPUTS - N_RAW)
+            extra_from_summary(b, s, g, N_INPUTS - N_RAW)
         for k in range(g.shape[0]):
             d = g[k] - g0[k]
             if d != 0.0:
@@ -427,7 +427,7 @@ def play_equities(board, after, over, ev, equities):
     play touched (a few weight rows), recomputes the inputs that depend on
     the whole board from the base's board summary updated at those points
     (:func:`~gammon.engine.encoding.inputs_from_summary`, and
-    :func:`~gammon.engine.encoding.extra_inputs` for the contact
+    :func:`~gammon.engine.encoding.extra_from_summary` for the contact
     encoding) and adds theirs that changed, and runs the rest of the
     network (:func:`candidates_into`). Equal to the from-scratch :func:`evaluate_into` of each
     candidate to float32 rounding. Game-ending plays get their exact value
