@@ -48,7 +48,7 @@ from gammon.train.selfplay import SelfPlayer  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def training_rate(model_path: str | None, games: int, workers: int, *extra: str) -> tuple[float, float]:
+def training_rate(model_path: str | None, games: int, workers: int, *extra: str, recipe: str = "td") -> tuple[float, float]:
     """Games/s of the real training loop (``gammon train``): overall, and steady (median logged rate, second half)."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
@@ -57,9 +57,11 @@ def training_rate(model_path: str | None, games: int, workers: int, *extra: str)
         if model_path:
             sets.append(f"init_model={model_path}")
         # warm up: load the Numba kernels and torch outside the timing
-        train(load_config(ROOT / "configs" / "td.toml", ["total_games=16", "workers=0", "eval_every=0", f"runs_dir={runs}/warm"]), progress=False)
+        config = ROOT / "configs" / f"{recipe}.toml"
+        train(load_config(config, ["total_games=16", "workers=0", "eval_every=0", f"runs_dir={runs}/warm",
+                                   f"init_model={model_path or ''}"]), progress=False)
         start = time.perf_counter()
-        run_dir = train(load_config(ROOT / "configs" / "td.toml", sets), progress=False)
+        run_dir = train(load_config(config, sets), progress=False)
         overall = games / (time.perf_counter() - start)
         acc = EventAccumulator(str(run_dir))
         acc.Reload()
@@ -139,6 +141,7 @@ def latency_ms(bot: NeuralBot, cases) -> tuple[float, float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=str(ROOT / "models" / "td.pt"), help="trained model to start from (realistic games)")
+    parser.add_argument("--recipe", default="td", help="configs/<recipe>.toml for the training rows (start them from a model of its nets, e.g. --recipe td2 --model models/td2.pt); the baseline and decision rows use td's network")
     parser.add_argument("--games", type=int, default=3000, help="games per training measurement")
     parser.add_argument("--naive-games", type=int, default=10)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
@@ -147,7 +150,8 @@ def main() -> int:
     args = parser.parse_args()
     torch.set_num_threads(1)
 
-    model_path = args.model if Path(args.model).is_file() else None
+    trained = args.model if Path(args.model).is_file() else None  # where the training rows start
+    model_path = trained if args.recipe == "td" else str(ROOT / "models" / "td.pt")  # the baseline's and decisions'
     cfg = load_config(ROOT / "configs" / "td.toml")
     arch = Architecture(hidden=cfg.hidden, activation=cfg.activation)
     module = build_module(arch, seed=1)
@@ -155,9 +159,9 @@ def main() -> int:
         module.load_state_dict(load_model(model_path).state_dict)
     weights = weights_from_state(module.state_dict(), arch)
 
-    inline, inline_steady = training_rate(model_path, args.games, 0)
-    pooled, pooled_steady = training_rate(model_path, 2 * args.games, args.workers, "learner_plays=false")
-    shared = training_rate(model_path, 2 * args.games, args.workers - 1) if args.workers > 1 else None
+    inline, inline_steady = training_rate(trained, args.games, 0, recipe=args.recipe)
+    pooled, pooled_steady = training_rate(trained, 2 * args.games, args.workers, "learner_plays=false", recipe=args.recipe)
+    shared = training_rate(trained, 2 * args.games, args.workers - 1, recipe=args.recipe) if args.workers > 1 else None
     naive, naive_turns = naive_rate(module, args.naive_games)
     cases = positions_from_self_play(weights, args.positions)
     lat = {plies: latency_ms(NeuralBot(weights, plies), cases if plies < 2 else cases[: max(20, args.positions // 5)]) for plies in (0, 1, 2)}
@@ -169,7 +173,8 @@ def main() -> int:
         f"Machine: {os.cpu_count()}-core {platform.machine()} VM, Python {platform.python_version()}, torch {torch.__version__} (CPU), "
         f"{args.note}. Network: {arch.inputs} inputs, "
         f"{arch.hidden} {arch.activation} hidden units, 5 outputs (`configs/td.toml`), started from {source}. "
-        f"{args.games} games per training figure; baseline over {args.naive_games} games.",
+        f"{args.games} games per training figure; baseline over {args.naive_games} games."
+        + (f" The training rows train `configs/{args.recipe}.toml` from `{args.model}`." if args.recipe != "td" else ""),
         "",
         "| measure | gammon | peer | ratio | goal |",
         "|---|---|---|---|---|",

@@ -59,9 +59,9 @@ class Config:
     workers: int = 0
     """self-play worker processes; 0 plays in the trainer process between updates (exactly reproducible). With --backend ray: self-play actors, 0 for one per cluster CPU less one"""
     ray_staleness: int = 0
-    """with workers > 0 or --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the workers, at least 4"""
+    """with workers > 0 or --backend ray: updates that self-play lags the learner (units of games_per_update games in flight); 0: twice the processes that play (the workers, and the trainer with learner_plays)"""
     learner_plays: bool = True
-    """with workers > 0 on this machine, fewer than its CPUs: the learner also plays a share of the self-play units, sized from measured times so that it is about as busy as each worker (one worker and the learner keep two cores busy; which process plays a unit changes no game)"""
+    """with workers > 0 on this machine: the trainer also plays the self-play units the workers have no time for (a worker has at most two out at once), when the workers are fewer than the CPUs; one worker and the trainer keep two cores busy. Which process plays a unit changes no game; the lag counts the trainer as a player either way"""
     threads: int = 1
     """torch threads in the trainer process"""
     checkpoint_every: int = 20_000

@@ -127,9 +127,12 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
 
     # -- self-play source (before the run folder, so a backend that fails leaves none) --
     played = nets.evaluator()
-    learner_plays = cfg.learner_plays and not backend.is_ray and 0 < cfg.workers < usable_cpus()
+    # the lag follows the config alone; whether the trainer really plays, also the CPUs here
+    plays = cfg.learner_plays and not backend.is_ray and cfg.workers > 0
+    inflight = cfg.ray_staleness or (2 * (cfg.workers + 1) if plays else None)
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
-                         unit_games=cfg.games_per_update, inflight=cfg.ray_staleness or None, learner_plays=learner_plays)
+                         unit_games=cfg.games_per_update, inflight=inflight,
+                         learner_plays=plays and cfg.workers < usable_cpus())
 
     run_dir, writer = open_run(cfg, resume, games)
     writer.add_text("backend", source.describe())

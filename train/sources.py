@@ -20,8 +20,9 @@ takes units strictly in number order.
 
 Staleness. With one unit per update, the games of update ``u`` were played
 with the weights of update ``u - inflight``: self-play lags the learner by
-exactly ``inflight`` updates (``2 * workers``, at least 4, by default: enough to keep every
-worker busy and the learner's share ahead; ``ray_staleness`` in the config), never more, whatever the speed
+exactly ``inflight`` updates (by default twice the processes that play: the
+workers, and the learner with ``learner_plays``; enough to keep every
+worker busy and the learner's units ahead; ``ray_staleness`` in the config), never more, whatever the speed
 of the workers. TD(lambda) targets are recomputed by the learner with the
 current network, so only the positions visited are stale, not the targets.
 
@@ -130,7 +131,8 @@ class UnitSource:
     def __init__(self, runner: Runner, weights: Evaluator | Weights, seed: int, start_games: int, unit_games: int,
                  inflight: int | None = None, learner_plays: bool = False) -> None:
         self.runner = runner
-        self.inflight = max(4, 2 * runner.workers) if inflight is None else inflight
+        plays = max(1, runner.workers) + (1 if learner_plays else 0)  # processes that play units
+        self.inflight = 2 * plays if inflight is None else inflight
         if self.inflight < 1:
             raise RunnerError(f"invalid inflight {self.inflight}: expected at least 1 unit")
         self.unit_games = unit_games

@@ -91,34 +91,43 @@ def shots_from_masks(sources: int, bar: int, blots: int, blocked: int) -> int:
 
     ``sources``: its points 1..24 holding a checker; ``bar``: its checkers on
     the bar (point 25); ``blots`` and ``blocked``: the other side's points
-    1..24 with exactly one checker and with two or more. Each roll is tested
-    against every blot at once: ``(sources >> d) & blots`` are the blots ``d``
-    pips in front of a source.
+    1..24 with exactly one checker and with two or more. The six dice are
+    tested once against every blot at once (``(sources >> d) & blots`` are
+    the blots ``d`` pips in front of a source): a roll with a die that hits
+    counts without more ado (all but ``miss * miss`` of the 36 rolls, for the
+    ``miss`` dice that do not), and only the rolls of two missing dice try
+    the sum or the steps of a double.
     """
     if blots == 0:
         return 0
     if bar > 0:
         sources = 1 << 25
+    single = 0  # bit d: die d hits
+    for d in range(1, 7):
+        if (sources >> d) & blots:
+            single |= 1 << d
+    miss = 6
+    for d in range(1, 7):
+        miss -= (single >> d) & 1
+    total = 36 - miss * miss
+    if miss == 0:
+        return total
     kmax = 4 if bar <= 1 else max(1, 5 - bar)
     open_ = ~blocked
-    total = 0
-    for r in range(21):
-        hi = ROLL_HI[r]
-        lo = ROLL_LO[r]
-        if (sources >> hi) & blots or (sources >> lo) & blots:  # a single die
-            total += 1 if hi == lo else 2
-        elif hi != lo:  # the sum, over either open point between
-            if bar <= 1 and (sources >> (hi + lo)) & blots & ((open_ >> lo) | (open_ >> hi)):
+    for hi in range(1, 7):
+        if (single >> hi) & 1:
+            continue
+        for lo in range(1, hi):  # the sum, over either open point between
+            if (single >> lo) & 1 == 0 and bar <= 1 and (sources >> (hi + lo)) & blots & ((open_ >> lo) | (open_ >> hi)):
                 total += 2
-        else:  # a double: k steps, every point on the way open
-            path = blots
-            for k in range(2, kmax + 1):
-                path &= open_ >> ((k - 1) * hi)
-                if path == 0:
-                    break
-                if path & (sources >> (k * hi)):
-                    total += 1
-                    break
+        path = blots  # the double: k steps, every point on the way open
+        for k in range(2, kmax + 1):
+            path &= open_ >> ((k - 1) * hi)
+            if path == 0:
+                break
+            if path & (sources >> (k * hi)):
+                total += 1
+                break
     return total
 
 
