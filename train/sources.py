@@ -20,11 +20,12 @@ takes units strictly in number order.
 
 Staleness. With one unit per update, the games of update ``u`` were played
 with the weights of update ``u - inflight``: self-play lags the learner by
-exactly ``inflight`` updates (by default twice the processes that play: the
-workers, and the learner with ``learner_plays``; enough to keep every
-worker busy and the learner's units ahead; ``ray_staleness`` in the config), never more, whatever the speed
-of the workers. TD(lambda) targets are recomputed by the learner with the
-current network, so only the positions visited are stale, not the targets.
+exactly ``inflight`` updates (``ray_staleness`` in the config; by default
+twice the processes that play, the workers and the learner with
+``learner_plays``: enough to keep every worker busy and the learner's units
+ahead), never more, whatever the speed of the workers. TD(lambda) targets
+are recomputed by the learner with the current network, so only the
+positions visited are stale, not the targets.
 
 Determinism. A unit's games depend only on its seed and its weights, so a
 run is a function of its config and ``inflight``: the same with 1 or 100
@@ -34,6 +35,7 @@ to play free-running (each with its own generator and whatever weights it
 had last seen, so runs were not repeatable); they now take the same units as
 Ray actors, at about the same training games/s (within a few per cent on
 two shared cores, measured as ``benchmarks/train.py`` does).
+
 The learner's share. With ``learner_plays``, the learner plays the units
 the workers have no time for: a new unit goes to the runner while fewer
 than :data:`DEPTH` a worker are out there unfinished, else it stays with
@@ -42,6 +44,7 @@ waits for a worker's unit. On a machine with a core more than the workers
 (one worker on two cores), two busy processes then share the cores instead
 of three. Which process plays a unit changes no game: a unit's games
 depend only on its seed and weights.
+
 Resuming from a checkpoint starts a new numbering (units in flight at the
 checkpoint are played again with the checkpoint's weights), so a resumed run
 is not the same to the bit as an uninterrupted one, unlike inline self-play.
