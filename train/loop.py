@@ -30,14 +30,6 @@ from gammon.train.sources import open_source
 from gammon.train.td import batch_states, lambda_returns
 
 
-def usable_cpus() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
-
-
 def new_run_dir(cfg: Config) -> Path:
     """``runs/backgammon__<exp_name>__<seed>__<unix time>`` (CleanRL's naming), made unique."""
     base = Path(cfg.runs_dir) / f"backgammon__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
@@ -132,7 +124,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     inflight = cfg.ray_staleness or (2 * (cfg.workers + 1) if plays else None)
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=inflight,
-                         learner_plays=plays and cfg.workers < usable_cpus())
+                         learner_plays=plays and cfg.workers < (os.cpu_count() or 1))
 
     run_dir, writer = open_run(cfg, resume, games)
     writer.add_text("backend", source.describe())
