@@ -26,7 +26,7 @@ from gammon.runners import LOCAL, Backend, require_ray
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError, field_docs
 from gammon.train.nets import Nets
-from gammon.train.sources import open_source
+from gammon.train.sources import default_inflight, open_source
 from gammon.train.td import batch_states, lambda_returns
 
 
@@ -121,7 +121,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     played = nets.evaluator()
     # the lag follows the config alone; whether the trainer really plays, also the CPUs here
     plays = cfg.learner_plays and not backend.is_ray and cfg.workers > 0
-    inflight = cfg.ray_staleness or (2 * (cfg.workers + 1) if plays else None)
+    inflight = cfg.ray_staleness or (default_inflight(cfg.workers, True) if plays else None)
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=inflight,
                          learner_plays=plays and cfg.workers < (os.cpu_count() or 1))

@@ -66,6 +66,11 @@ from gammon.train.selfplay import Game, SelfPlayer
 DEPTH = 2
 
 
+def default_inflight(workers: int, learner_plays: bool) -> int:
+    """The units in flight when the config leaves it open: twice the processes that play them."""
+    return 2 * (max(1, workers) + (1 if learner_plays else 0))
+
+
 class InlineSource:
     """Self-play in the trainer process with the trainer's generator."""
 
@@ -134,8 +139,7 @@ class UnitSource:
     def __init__(self, runner: Runner, weights: Evaluator | Weights, seed: int, start_games: int, unit_games: int,
                  inflight: int | None = None, learner_plays: bool = False) -> None:
         self.runner = runner
-        plays = max(1, runner.workers) + (1 if learner_plays else 0)  # processes that play units
-        self.inflight = 2 * plays if inflight is None else inflight
+        self.inflight = default_inflight(runner.workers, learner_plays) if inflight is None else inflight
         if self.inflight < 1:
             raise RunnerError(f"invalid inflight {self.inflight}: expected at least 1 unit")
         self.unit_games = unit_games

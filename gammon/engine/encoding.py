@@ -293,6 +293,15 @@ def _highest_bit(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _lowest_bit(mask: int) -> int:
+    """The index of ``mask``'s lowest set bit among bits 0..5; -1 when none is set."""
+    for k in range(6):
+        if (mask >> k) & 1:
+            return k
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _bits(mask: int) -> int:
     """The number of set bits among ``mask``'s bits 0..5."""
     n = 0
@@ -315,11 +324,8 @@ def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int)
     theirs = (s[_THEM_MADE] >> 1) & 0x3F  # their anchors on my points 1..6, bit k for point 1 + k
     deepest = _highest_bit(mine)
     me_anchor = deepest + 1 if deepest >= 0 else 0
-    them_anchor = 0
-    for k in range(6):
-        if (theirs >> k) & 1:
-            them_anchor = 6 - k  # their deepest anchor: my lowest point
-            break
+    deepest = _lowest_bit(theirs)  # their deepest anchor is on my lowest point
+    them_anchor = 6 - deepest if deepest >= 0 else 0
     me_rear = rearmost(b)
     them_rear = their_rearmost(b)  # my numbering
     me_break = them_break = 0
