@@ -8,9 +8,9 @@ of a shared machine falls on both alike; the figure is the ratio of the
 medians. Decision latency of the neural bot at 0, 1 and 2 plies is compared
 the same way.
 
-Usage: ``python benchmarks/phase_nets.py [--old models/td.pt] [--new MODEL] [--games 400] [--rounds 5]``;
-``--new`` defaults to the old model grown into the new evaluator (zero
-weights on the new inputs, the race net a copy), so the games are alike.
+Usage: ``python benchmarks/phase_nets.py [--old models/td.pt] [--new MODEL] [--inputs 219] [--games 400] [--rounds 5]``;
+``--new`` defaults to the old model grown into the new evaluator (``--inputs``
+inputs, zero weights on the new ones, the race net a copy), so the games are alike.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from gammon.train.selfplay import SelfPlayer  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def grown(model_path: str) -> Evaluator:
-    """The old model in the new evaluator: 219 inputs (new ones zero), a race net copied from it, the database."""
+def grown(model_path: str, inputs: int = 219) -> Evaluator:
+    """The old model in the new evaluator: ``inputs`` inputs (new ones zero), a race net copied from it, the database."""
     model = load_model(model_path)
-    nets = Nets(Config(hidden=model.arch.hidden, activation=model.arch.activation, inputs=219,
+    nets = Nets(Config(hidden=model.arch.hidden, activation=model.arch.activation, inputs=inputs,
                        race_hidden=model.arch.hidden, bearoff=True))
     nets.warm_start(model)
     return nets.evaluator()
@@ -69,6 +69,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", default=str(ROOT / "models" / "td.pt"), help="a 211-input single-net model")
     parser.add_argument("--new", default=None, help="a model with phase nets (default: the old one grown into them)")
+    parser.add_argument("--inputs", type=int, default=219, help="the grown contact net's encoding (without --new): 219 or 227")
     parser.add_argument("--games", type=int, default=400, help="self-play games per round and evaluator")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--positions", type=int, default=120, help="decisions per latency measurement")
@@ -76,7 +77,7 @@ def main() -> int:
     args = parser.parse_args()
 
     old = load_model(args.old).evaluator()
-    new = load_model(args.new).evaluator() if args.new else grown(args.old)
+    new = load_model(args.new).evaluator() if args.new else grown(args.old, args.inputs)
     players = {"old": SelfPlayer(old), "new": SelfPlayer(new)}
     for p in players.values():
         p.play_many(np.random.default_rng(0), 10)  # compile outside the timing

@@ -11,7 +11,7 @@ from gammon import Position
 from gammon.bearoff import database, is_bearoff
 from gammon.bots.neural import NeuralBot
 from gammon.engine.analysis import ROLLS, in_contact
-from gammon.engine.encoding import N_CONTACT_INPUTS, N_INPUTS, encode_batch, encode_board, input_names
+from gammon.engine.encoding import N_CONTACT_INPUTS, N_INPUTS, N_RICH_INPUTS, encode_batch, encode_board, input_names
 from gammon.engine.movegen import generate
 from gammon.engine.network import BEAROFF, CONTACT, RACE, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
@@ -147,7 +147,8 @@ def game_boards(n: int, seed: int) -> list[np.ndarray]:
     Evaluator(net(N_CONTACT_INPUTS, 64, 3)),
     Evaluator(net(N_INPUTS, 32, 4, "sigmoid"), net(N_INPUTS, 16, 5, "sigmoid")),
     FULL,
-], ids=["contact-219", "contact-and-race-sigmoid", "contact-race-bearoff"])
+    Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_INPUTS, 16, 7), bearoff=True),
+], ids=["contact-219", "contact-and-race-sigmoid", "contact-race-bearoff", "rich-227-race-bearoff"])
 def test_incremental_evaluation_equals_the_from_scratch_one_for_every_evaluator(ev):
     # Given random nets and positions from random games (contact, races, bear-offs), with all 21 rolls
     kernel = ev.kernel_args()

@@ -33,7 +33,7 @@ class Config:
     activation: str = "relu"
     """hidden activation: relu or sigmoid"""
     inputs: int = 211
-    """the contact net's encoding by its number of inputs: 211 (tesauro+15) or 219 (tesauro+23, with back anchor, anchors, containment and break-contact pips)"""
+    """the contact net's encoding by its number of inputs: 211 (tesauro+15), 219 (tesauro+23: with back anchor, anchors, containment and break-contact pips) or 227 (tesauro+31: those and double shots, pip loss, mobility, timing)"""
     race_hidden: int = 0
     """hidden units of a separate race net for positions without contact (0: none, the contact net plays races too)"""
     bearoff: bool = False
@@ -97,7 +97,7 @@ class Config:
             (self.total_games >= 0, "total_games must be >= 0"),
             (self.hidden >= 1, "hidden must be >= 1"),
             (self.activation in ("relu", "sigmoid"), "activation must be relu or sigmoid"),
-            (self.inputs in (211, 219), "inputs must be 211 or 219"),
+            (self.inputs in (211, 219, 227), "inputs must be 211, 219 or 227"),
             (self.race_hidden >= 0, "race_hidden must be >= 0"),
             (self.optimizer in ("adam", "sgd"), "optimizer must be adam or sgd"),
             (self.loss in ("bce", "mse"), "loss must be bce or mse"),

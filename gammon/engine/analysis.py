@@ -131,6 +131,125 @@ def shots_from_masks(sources: int, bar: int, blots: int, blocked: int) -> int:
     return total
 
 
+@njit(cache=True, inline="always")
+def _top_bit(mask: int) -> int:
+    """The index of ``mask``'s highest set bit (``mask`` > 0, below 2**32)."""
+    k = 0
+    if mask >> 16:
+        mask >>= 16
+        k += 16
+    if mask >> 8:
+        mask >>= 8
+        k += 8
+    if mask >> 4:
+        mask >>= 4
+        k += 4
+    if mask >> 2:
+        mask >>= 2
+        k += 2
+    if mask >> 1:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def hits_from_masks(sources: int, doubled: int, bar: int, blots: int, blocked: int) -> tuple[int, int]:
+    """Double shots and pip loss on the masks of :func:`shots_from_masks` (the same moves and approximations).
+
+    ``doubled``: the hitting side's points with two or more checkers. Returns
+    ``(double, pips)``: the rolls out of 36 with which the hitting side can
+    hit two different blots, and the sum over the 36 rolls of the most pips
+    one hit costs the other side (a blot on bit ``q`` goes back ``q`` pips:
+    the bit is its distance from the hitter's bar). A non-double hits two
+    blots with one die each from two checkers, or with one checker that
+    hits with one die and again with the other. A double hits two blots
+    when one checker meets both on its way, or when the two cost at most
+    the steps it has together (four, fewer while entering several checkers
+    from the bar). While a checker is on the bar, only checkers entering
+    hit.
+    """
+    if blots == 0:
+        return 0, 0
+    if bar > 0:
+        sources = 1 << 25
+        doubled = sources if bar >= 2 else 0
+    open_ = ~blocked
+    double = 0
+    pips = 0
+    kmax = 4 if bar <= 1 else max(1, 5 - bar)
+    for hi in range(1, 7):
+        by_hi = (sources >> hi) & blots
+        for lo in range(1, hi):
+            by_lo = (sources >> lo) & blots
+            reach = by_hi | by_lo
+            if bar <= 1:
+                reach |= (sources >> (hi + lo)) & blots & ((open_ >> lo) | (open_ >> hi))
+            if reach == 0:
+                continue
+            pips += 2 * _top_bit(reach)
+            if _two_checkers_hit(by_hi, by_lo, hi - lo, doubled >> hi) or (
+                bar <= 1 and (((by_hi >> lo) & blots) or ((by_lo >> hi) & blots))  # one checker, twice
+            ):
+                double += 2
+        # the double: blots by the steps they cost, over open points only
+        path = blots
+        reach = 0
+        cheapest = 0  # the steps of the first blot hit, 0 while none
+        two = False
+        for k in range(1, kmax + 1):
+            if k > 1:
+                path &= open_ >> ((k - 1) * hi)
+                if path == 0:
+                    break
+            new = path & (sources >> (k * hi)) & ~reach
+            if new == 0:
+                continue
+            if not two:
+                if new & (new - 1):
+                    two = 2 * k <= kmax  # two blots as far, from two checkers
+                elif cheapest:
+                    two = cheapest + k <= kmax
+                if not two:  # the checker that hits ``new`` goes on and meets another blot
+                    ahead = new
+                    for _ in range(kmax - k):
+                        ahead = (ahead >> hi) & open_
+                        if ahead & blots:
+                            two = True
+                            break
+            if cheapest == 0:
+                cheapest = k
+            reach |= new
+        if reach:
+            pips += _top_bit(reach)
+        if two:
+            double += 1
+    return double, pips
+
+
+@njit(cache=True, inline="always")
+def _two_checkers_hit(by_hi: int, by_lo: int, shift: int, doubled_hi: int) -> bool:
+    """Whether blots ``by_hi`` (hit with the high die) and ``by_lo`` (the low die) hold two different blots
+    hit from two different checkers: blot ``y`` of ``by_lo`` and ``x`` of ``by_hi`` come from the same point
+    when ``y = x + shift``, which takes two checkers there (``doubled_hi``: bit ``x`` when the source of
+    ``x`` holds two or more)."""
+    if by_hi == 0 or by_lo == 0:
+        return False
+    both = by_hi | by_lo
+    if both & (both - 1) == 0:
+        return False  # one blot
+    h = by_hi
+    while h:
+        x = h & -h
+        h ^= x
+        others = by_lo & ~x
+        if x & doubled_hi:
+            if others:
+                return True
+        elif others & ~(x << shift):
+            return True
+    return False
+
+
 @njit(cache=True)
 def shot_rolls(b: np.ndarray) -> int:
     """Rolls out of 36 with which the side on roll in ``b`` can hit a blot of the other side.

@@ -81,7 +81,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.analysis import escapes_from_mask, longest_run, rearmost, shots_from_masks, their_rearmost
+from gammon.engine.analysis import (
+    escapes_from_mask,
+    hits_from_masks,
+    longest_run,
+    rearmost,
+    shots_from_masks,
+    their_rearmost,
+)
 from gammon.engine.cache import cross_file, refresh
 
 #: Name and version written into model files; a model is only loaded with the same encoding.
@@ -96,8 +103,15 @@ N_INPUTS = N_RAW + 1 + 2 * N_SIDE
 #: Extra contact inputs per side, and the contact encoding's total.
 N_EXTRA_SIDE = 4
 N_CONTACT_INPUTS = N_INPUTS + 2 * N_EXTRA_SIDE
+#: Further inputs per side of the rich contact encoding, and its total.
+N_RICH_SIDE = 4
+N_RICH_INPUTS = N_CONTACT_INPUTS + 2 * N_RICH_SIDE
 #: The encodings, by their number of inputs: (name, version) as model files record them.
-ENCODINGS = {N_INPUTS: (ENCODING_NAME, ENCODING_VERSION), N_CONTACT_INPUTS: ("tesauro+23", 1)}
+ENCODINGS = {
+    N_INPUTS: (ENCODING_NAME, ENCODING_VERSION),
+    N_CONTACT_INPUTS: ("tesauro+23", 1),
+    N_RICH_INPUTS: ("tesauro+31", 1),
+}
 
 _CONTACT = N_RAW
 
@@ -124,8 +138,8 @@ def unit_value(n: int, k: int) -> float:
 #: The whole-board summary the global inputs are read from (:func:`summarise`): bit masks of points (bit
 #: ``p`` for point ``p`` in my numbering, ``25 - p`` in theirs: ``R_``), pip counts and counts.
 (_ME_SRC, _ME_MADE, _R_ME_BLOT, _R_ME_MADE, _THEM_BLOT, _THEM_MADE, _R_THEM_SRC, _ME_PIPS, _THEM_PIPS,
- _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK) = range(15)
-N_SUMMARY = 15
+ _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK, _R_THEM_MADE) = range(16)
+N_SUMMARY = 16
 #: The summary's checkers on the bar or in the other side's home board, for each side.
 SUMMARY_ME_BACK, SUMMARY_THEM_BACK = _ME_BACK, _THEM_BACK
 
@@ -161,6 +175,7 @@ def summarise_point(s, p, c, sign) -> None:
             s[_THEM_BLOT] ^= 1 << p
         else:
             s[_THEM_MADE] ^= 1 << p
+            s[_R_THEM_MADE] ^= 1 << (25 - p)
             if p >= 19:
                 s[_THEM_HOME] += sign
 
@@ -348,10 +363,51 @@ def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int)
 
 @cross_file
 @njit(cache=True)
+def rich_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) -> None:
+    """The rich encoding's further inputs into ``out[base:base + 8]``: double shots, pip loss, mobility,
+    timing, for me then for them (see the module docstring), from ``b``'s summary ``s``.
+
+    The hits are counted on the summary's masks (:func:`~gammon.engine.analysis.hits_from_masks`),
+    mobility and timing in one walk of the board.
+    """
+    they = hits_from_masks(s[_R_THEM_SRC], s[_R_THEM_MADE], -b[0], s[_R_ME_BLOT], s[_R_ME_MADE])  # they hit me
+    me_double, me_loss = they
+    them_double, them_loss = hits_from_masks(s[_ME_SRC], s[_ME_MADE], b[25], s[_THEM_BLOT], s[_THEM_MADE])
+    me_mobility = b[25] * escapes_from_mask(25, s[_THEM_MADE]) * 19
+    them_mobility = -b[0] * escapes_from_mask(25, s[_R_ME_MADE]) * 19
+    me_timing = b[25] * 19
+    them_timing = -b[0] * 19
+    for p in range(1, 25):
+        c = b[p]
+        if c > 0:
+            if p >= 7:
+                me_mobility += c * escapes_from_mask(p, s[_THEM_MADE]) * (p - 6)
+                me_timing += c * (p - 6)
+            elif c > 2:
+                me_timing += (c - 2) * (p - 1)
+        elif c < 0:
+            q = 25 - p  # their numbering
+            if q >= 7:
+                them_mobility -= c * escapes_from_mask(q, s[_R_ME_MADE]) * (q - 6)
+                them_timing -= c * (q - 6)
+            elif c < -2:
+                them_timing += (-c - 2) * (q - 1)
+    out[base] = me_double / 36.0
+    out[base + 1] = me_loss / (36.0 * 12.0)
+    out[base + 2] = me_mobility / 3600.0
+    out[base + 3] = me_timing * 0.01
+    out[base + 4] = them_double / 36.0
+    out[base + 5] = them_loss / (36.0 * 12.0)
+    out[base + 6] = them_mobility / 3600.0
+    out[base + 7] = them_timing * 0.01
+
+
+@cross_file
+@njit(cache=True)
 def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, inputs) float32).
 
-    The width of ``out`` chooses the encoding: :data:`N_INPUTS` or :data:`N_CONTACT_INPUTS`.
+    The width of ``out`` chooses the encoding: :data:`N_INPUTS`, :data:`N_CONTACT_INPUTS` or :data:`N_RICH_INPUTS`.
     """
     n = boards.shape[0]
     width = out.shape[1]
@@ -379,6 +435,8 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
         global_inputs(b, out[row], _CONTACT, s)
         if width > N_INPUTS:
             extra_from_summary(b, s, out[row], N_INPUTS)
+        if width > N_CONTACT_INPUTS:
+            rich_from_summary(b, s, out[row], N_CONTACT_INPUTS)
 
 
 def encode_batch(boards: np.ndarray, inputs: int = N_INPUTS) -> np.ndarray:
@@ -414,4 +472,7 @@ def input_names(inputs: int = N_INPUTS) -> list[str]:
     if inputs > N_INPUTS:
         for side in ("me", "them"):
             names += [f"{side}.{f}" for f in ("back_anchor", "anchors", "containment", "break_contact")]
+    if inputs > N_CONTACT_INPUTS:
+        for side in ("me", "them"):
+            names += [f"{side}.{f}" for f in ("double_shots", "pip_loss", "mobility", "timing")]
     return names

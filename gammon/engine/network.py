@@ -38,6 +38,7 @@ from gammon.bearoff.kernels import race_into, sides
 from gammon.engine.analysis import in_contact
 from gammon.engine.cache import cross_file
 from gammon.engine.encoding import (
+    N_CONTACT_INPUTS,
     N_INPUTS,
     N_RAW,
     N_SUMMARY,
@@ -46,6 +47,7 @@ from gammon.engine.encoding import (
     encode_into,
     extra_from_summary,
     inputs_from_summary,
+    rich_from_summary,
     summarise,
     summarise_bars,
     summarise_point,
@@ -305,6 +307,7 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
     mine0, theirs0 = _side_counts(base)
     g0 = x0[N_RAW:]
     extra = g.shape[0] > N_INPUTS - N_RAW
+    rich = g.shape[0] > N_CONTACT_INPUTS - N_RAW
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
@@ -362,6 +365,8 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
         inputs_from_summary(b, s, g, 0)
         if extra:
             extra_from_summary(b, s, g, N_INPUTS - N_RAW)
+            if rich:
+                rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
         for k in range(g.shape[0]):
             d = g[k] - g0[k]
             if d != 0.0:
