@@ -120,3 +120,29 @@ def test_their_rich_inputs_are_mine_seen_from_their_side():
         for name in ("double_shots", "pip_loss", "mobility", "timing"):
             # Then each of my inputs there is theirs here
             assert rich(b, f"them.{name}") == pytest.approx(rich(mirror, f"me.{name}"))
+
+
+def walked(b: np.ndarray) -> tuple[float, float]:
+    """My mobility and timing inputs by a plain walk of the board (the module docstring's definitions)."""
+    from gammon.engine.analysis import escapes_from_mask
+
+    blocked = sum(1 << p for p in range(1, 25) if b[p] <= -2)
+    mobility = timing = 0
+    for p in range(7, 26):
+        if b[p] > 0:
+            mobility += int(b[p]) * int(escapes_from_mask(p, blocked)) * (p - 6)
+            timing += int(b[p]) * (p - 6)
+    for p in range(1, 7):
+        timing += max(int(b[p]) - 2, 0) * (p - 1)
+    return mobility / 3600, timing / 100
+
+
+def test_mobility_and_timing_equal_a_plain_walk_of_the_board():
+    rng = np.random.default_rng(9)
+    b = np.asarray(Position.initial().board, np.int8)
+    for _ in range(300):
+        after, _, over = generate(b, *rng.integers(1, 7, 2))
+        i = rng.integers(len(after))
+        b = np.asarray(Position.initial().board, np.int8) if over[i] else after[i]
+        mobility, timing = walked(b)
+        assert rich(b, "me.mobility") == pytest.approx(mobility) and rich(b, "me.timing") == pytest.approx(timing)

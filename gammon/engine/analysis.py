@@ -9,7 +9,9 @@ play's result.
 Shots are counted two ways on purpose: :func:`shot_rolls` is the
 approximation inside the shipped network's inputs (encoding ``tesauro+15``
 v1; changing it needs a new encoding version and a retrain), :func:`hits`
-the exact per-blot marking the heuristic levels were fitted with. Primes
+the exact per-blot marking the heuristic levels were fitted with
+(:func:`hits_from_masks` counts double shots and pip loss with the same
+moves as :func:`shots_from_masks`, for encoding ``tesauro+31``). Primes
 likewise: the encoding counts every run of made points
 (:func:`longest_prime`), the heuristic only runs with an enemy checker
 behind them (:func:`blocking_prime`).
@@ -131,25 +133,23 @@ def shots_from_masks(sources: int, bar: int, blots: int, blocked: int) -> int:
     return total
 
 
+def _top_bit_table() -> np.ndarray:
+    """The index of the highest set bit of every 13-bit number (0 for 0)."""
+    n = np.arange(1 << 13)
+    top = np.zeros(n.shape, np.int64)
+    for k in range(13):
+        top = np.where(n >> k, k, top)
+    return top.astype(np.int8)
+
+
+#: :func:`top_bit` of every number below 2**13.
+TOP_BIT = _top_bit_table()
+
+
 @njit(cache=True, inline="always")
-def _top_bit(mask: int) -> int:
-    """The index of ``mask``'s highest set bit (``mask`` > 0, below 2**32)."""
-    k = 0
-    if mask >> 16:
-        mask >>= 16
-        k += 16
-    if mask >> 8:
-        mask >>= 8
-        k += 8
-    if mask >> 4:
-        mask >>= 4
-        k += 4
-    if mask >> 2:
-        mask >>= 2
-        k += 2
-    if mask >> 1:
-        k += 1
-    return k
+def top_bit(mask: int) -> int:
+    """The index of ``mask``'s highest set bit (0 < ``mask`` < 2**26): two lookups in :data:`TOP_BIT`, no branch."""
+    return max(TOP_BIT[mask >> 13] + 13 * ((mask >> 13) != 0), TOP_BIT[mask & 8191])
 
 
 @njit(cache=True)
@@ -186,12 +186,14 @@ def hits_from_masks(sources: int, doubled: int, bar: int, blots: int, blocked: i
                 reach |= (sources >> (hi + lo)) & blots & ((open_ >> lo) | (open_ >> hi))
             if reach == 0:
                 continue
-            pips += 2 * _top_bit(reach)
+            pips += 2 * top_bit(reach)
             if _two_checkers_hit(by_hi, by_lo, hi - lo, doubled >> hi) or (
                 bar <= 1 and (((by_hi >> lo) & blots) or ((by_lo >> hi) & blots))  # one checker, twice
             ):
                 double += 2
         # the double: blots by the steps they cost, over open points only
+        if (blots & ((sources >> hi) | (sources >> (2 * hi)) | (sources >> (3 * hi)) | (sources >> (4 * hi)))) == 0:
+            continue  # none within four steps
         path = blots
         reach = 0
         cheapest = 0  # the steps of the first blot hit, 0 while none
@@ -220,7 +222,7 @@ def hits_from_masks(sources: int, doubled: int, bar: int, blots: int, blocked: i
                 cheapest = k
             reach |= new
         if reach:
-            pips += _top_bit(reach)
+            pips += top_bit(reach)
         if two:
             double += 1
     return double, pips

@@ -56,6 +56,33 @@ inputs (:func:`extra_from_summary`):
    how far the game is from becoming a race, and so how long S's back
    checkers still have to hold or escape.
 
+The rich contact encoding (name ``tesauro+31``, version 1;
+:data:`N_RICH_INPUTS` = 227 inputs) is the 219 above followed by four more
+per side, mine (219-222) then theirs (223-226), more of GNU Backgammon's
+contact inputs (:func:`rich_from_summary`). The hits are O's, if O were to
+roll now, counted as the shots input counts them
+(:func:`~gammon.engine.analysis.hits_from_masks`):
+
+0. double shots: the share of the 36 rolls with which O can hit two of S's
+   blots (GNU Backgammon's P2). Two blots in reach are a worse risk than
+   one: the shots input cannot tell them apart from one.
+1. pip loss: over the 36 rolls, the mean of the most pips a hit costs S
+   (a blot on S's point p goes back 25 - p pips), / 12 (GNU Backgammon's
+   pip loss). A blot hit in O's home board costs little, one hit in S's
+   own home board almost a whole trip: shots alone weigh them alike.
+2. mobility: the sum over S's checkers outside S's home board (and on the
+   bar) of the rolls out of 36 with which it can move without landing on
+   O's points (the escapes input's count, from its point:
+   :func:`~gammon.engine.analysis.escapes_from_mask`) times its distance
+   from S's home board, / 3,600 (GNU Backgammon's mobility): how freely S's
+   checkers still to come home can move.
+3. timing: the pips S can play before it has to break a point of its home
+   board: every checker outside it counts its distance to the home board,
+   every checker beyond two on a home-board point its distance to the 1
+   point, / 100 (in the spirit of GNU Backgammon's timing). In a holding or
+   priming game, the side that runs out of timing first has to wreck its
+   board.
+
 Tesauro's original 198 inputs are units 0-195 plus two units saying whose
 turn it is. Here the turn is implicit: the network always scores a position
 for the player on roll, so those two units would be constant and are folded
@@ -88,6 +115,7 @@ from gammon.engine.analysis import (
     rearmost,
     shots_from_masks,
     their_rearmost,
+    top_bit,
 )
 from gammon.engine.cache import cross_file, refresh
 
@@ -368,30 +396,34 @@ def rich_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) 
     timing, for me then for them (see the module docstring), from ``b``'s summary ``s``.
 
     The hits are counted on the summary's masks (:func:`~gammon.engine.analysis.hits_from_masks`),
-    mobility and timing in one walk of the board.
+    mobility and timing over the points the masks say are held outside the home boards, and the spares
+    on the home boards.
     """
-    they = hits_from_masks(s[_R_THEM_SRC], s[_R_THEM_MADE], -b[0], s[_R_ME_BLOT], s[_R_ME_MADE])  # they hit me
-    me_double, me_loss = they
+    me_double, me_loss = hits_from_masks(s[_R_THEM_SRC], s[_R_THEM_MADE], -b[0], s[_R_ME_BLOT], s[_R_ME_MADE])
     them_double, them_loss = hits_from_masks(s[_ME_SRC], s[_ME_MADE], b[25], s[_THEM_BLOT], s[_THEM_MADE])
     me_mobility = b[25] * escapes_from_mask(25, s[_THEM_MADE]) * 19
     them_mobility = -b[0] * escapes_from_mask(25, s[_R_ME_MADE]) * 19
     me_timing = b[25] * 19
     them_timing = -b[0] * 19
-    for p in range(1, 25):
-        c = b[p]
-        if c > 0:
-            if p >= 7:
-                me_mobility += c * escapes_from_mask(p, s[_THEM_MADE]) * (p - 6)
-                me_timing += c * (p - 6)
-            elif c > 2:
-                me_timing += (c - 2) * (p - 1)
-        elif c < 0:
-            q = 25 - p  # their numbering
-            if q >= 7:
-                them_mobility -= c * escapes_from_mask(q, s[_R_ME_MADE]) * (q - 6)
-                them_timing -= c * (q - 6)
-            elif c < -2:
-                them_timing += (-c - 2) * (q - 1)
+    outside = (s[_ME_SRC] >> 7) << 7  # my points 7..24 with checkers
+    while outside:
+        x = outside & -outside
+        outside ^= x
+        p = top_bit(x)
+        me_mobility += b[p] * escapes_from_mask(p, s[_THEM_MADE]) * (p - 6)
+        me_timing += b[p] * (p - 6)
+    outside = (s[_R_THEM_SRC] >> 7) << 7  # their points 7..24 (their numbering)
+    while outside:
+        x = outside & -outside
+        outside ^= x
+        q = top_bit(x)
+        them_mobility -= b[25 - q] * escapes_from_mask(q, s[_R_ME_MADE]) * (q - 6)
+        them_timing -= b[25 - q] * (q - 6)
+    for p in range(2, 7):  # the spares on the home boards
+        if b[p] > 2:
+            me_timing += (b[p] - 2) * (p - 1)
+        if b[25 - p] < -2:
+            them_timing += (-b[25 - p] - 2) * (p - 1)
     out[base] = me_double / 36.0
     out[base + 1] = me_loss / (36.0 * 12.0)
     out[base + 2] = me_mobility / 3600.0
