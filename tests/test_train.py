@@ -333,3 +333,44 @@ def test_weight_averages_are_for_td_runs():
         load_config(QUICK, ["method=search", "ema_decay=0.5"])
     with pytest.raises(ConfigError, match="ema_decay"):
         load_config(QUICK, ["ema_decay=1.0"])
+
+
+# -- race starts -------------------------------------------------------------------------------
+
+
+def test_a_random_race_has_no_contact_and_both_sides_still_to_bear_off():
+    from gammon.engine.analysis import in_contact
+    from gammon.train.selfplay import random_race
+
+    rng = np.random.default_rng(4)
+    full = 0
+    for _ in range(2000):
+        b = random_race(rng)
+        Position(b)  # a legal board: at most 15 checkers a side, each point one colour
+        assert not in_contact(b) and (b > 0).any() and (b < 0).any()
+        full += int(b[b > 0].sum()) == 15
+    # Then about half the sides keep all their checkers, where gammons are decided
+    assert 0.4 < full / 2000 < 0.6
+
+
+def test_race_starts_start_that_share_of_the_games_from_a_random_race():
+    from gammon.engine.analysis import in_contact
+
+    weights = Weights.zeros(Architecture(hidden=4))
+    start = np.asarray(Position.initial().board, np.int8)
+    plain = SelfPlayer(weights).play_many(np.random.default_rng(7), 20)
+    # Given no race starts, the games are the ones without the option
+    assert all(np.array_equal(g.boards, h.boards) for g, h in
+               zip(plain, SelfPlayer(weights, 0.0).play_many(np.random.default_rng(7), 20)))
+    assert all(np.array_equal(g.boards[0], start) for g in plain)
+    # Then with every game a race start, none starts from the opening or with contact
+    races = SelfPlayer(weights, 1.0).play_many(np.random.default_rng(7), 20)
+    assert all(not in_contact(g.boards[0]) and not np.array_equal(g.boards[0], start) for g in races)
+    # And a share of one half starts about half the games from a race
+    mixed = SelfPlayer(weights, 0.5).play_many(np.random.default_rng(8), 200)
+    assert 70 < sum(not np.array_equal(g.boards[0], start) for g in mixed) < 130
+
+
+def test_race_starts_outside_zero_to_one_are_refused():
+    with pytest.raises(ConfigError, match="race_starts"):
+        gammon.train.config.Config(race_starts=1.5).validate()

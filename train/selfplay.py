@@ -1,7 +1,8 @@
 """Self-play: whole games played by the 0-ply network inside one Numba call.
 
 A game is recorded as the boards the players faced, each seen by the player
-on roll (``boards[0]`` is the starting position), then the final board seen
+on roll (``boards[0]`` is the starting position, or a random race for the
+share ``race_starts`` of the games), then the final board seen
 by the loser, and the points the winner scored (1, 2 or 3). Both sides play
 greedily with the same network: each turn every legal play is scored in one
 batch (:func:`gammon.engine.network.play_equities`) and the best is taken. The dice are
@@ -63,6 +64,31 @@ def play_turns(board, dice, ev, boards_out):
     return m, 0
 
 
+def random_race(rng: np.random.Generator) -> np.ndarray:
+    """A random race position (no contact, the game not over), the player on roll to move first.
+
+    A split point ``k`` (1..23) is drawn: my checkers stand on my points 1..k,
+    theirs on the rest (so neither has to pass the other). Each side keeps
+    all 15 checkers half the time (the races where gammons and backgammons are
+    decided), otherwise 1..14 of them (the others borne off), and puts
+    each on point ``1 + floor(r * u ** a)`` of its own range of ``r`` points,
+    ``u`` uniform and ``a`` drawn from 1..4 per side: from checkers spread
+    over the whole range to a side gathered at home. So lopsided races (a
+    side with stragglers in the other's home board while the other bears off)
+    come up as well as even ones, including positions that the games of a
+    strong player rarely reach.
+    """
+    k = int(rng.integers(1, 24))
+    board = np.zeros(26, np.int8)
+    for sign, points in ((1, k), (-1, 24 - k)):
+        n = 15 if rng.random() < 0.5 else int(rng.integers(1, 15))
+        a = 1.0 + 3.0 * float(rng.random())
+        for u in rng.random(n):
+            q = 1 + int(points * u ** a)  # 1..points, in this side's own numbering
+            board[q if sign > 0 else 25 - q] += sign
+    return board
+
+
 @dataclass
 class Game:
     """One self-play game: ``boards`` (T + 1, 26) int8 and the winner's ``points``."""
@@ -85,9 +111,10 @@ class SelfPlayer:
     True
     """
 
-    def __init__(self, evaluator: Evaluator | Weights) -> None:
+    def __init__(self, evaluator: Evaluator | Weights, race_starts: float = 0.0) -> None:
         refresh()
         self.evaluator = evaluator
+        self.race_starts = race_starts
         self._out = np.empty((DICE_CHUNK + 1, 26), np.int8)
 
     @property
@@ -100,10 +127,14 @@ class SelfPlayer:
         self._ev = self._evaluator.kernel_args()
 
     def play(self, rng: np.random.Generator) -> Game:
+        """One game from the starting position (or, a ``race_starts`` share of the time, a :func:`random_race`)."""
         ev = self._ev
         board = _START
-        parts = []
         opening = True
+        if self.race_starts and rng.random() < self.race_starts:
+            board = random_race(rng)
+            opening = False
+        parts = []
         while True:
             dice = draw_rolls(rng, DICE_CHUNK, opening)
             opening = False
