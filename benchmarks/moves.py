@@ -32,7 +32,9 @@ judge's candidates by the Position ID of the resulting position (not by move
 text), and the error = the judge's equity of its best play minus the judge's
 equity of the bot's play, in mEMG (thousandths of an equity point) per
 decision, averaged separately over race and contact decisions with a 95%
-interval (1.96 standard errors over decisions). A decision is a race when no
+interval (1.96 standard errors over decisions). With two bots or more, a
+second table gives each bot's error minus the first bot's, paired over the
+same decisions (a much narrower interval than the two rows' own). A decision is a race when no
 checker of either side is behind a checker of the other (``not
 gammon.engine.analysis.in_contact`` on the board before the play; ``--make``
 counts its disagreements with ``gnubg_nn.classify``: none).
@@ -206,6 +208,22 @@ def contact_type(position: Position) -> str:
     return "other contact"
 
 
+def paired_table(errors: list[tuple[str, np.ndarray]], kinds: np.ndarray) -> str:
+    """Each bot's error minus the first bot's on the same decisions: mean mEMG per decision (95%), race / contact.
+
+    Paired over the decisions, so the interval is that of the difference, much narrower than the two rows' own.
+    """
+    (first, base), others = errors[0], errors[1:]
+    lines = [f"| bot minus {first} | race mEMG/decision (95%) | contact mEMG/decision (95%) |", "|---|---:|---:|"]
+    for name, err in others:
+        cells = []
+        for kind in CLASSES:
+            d = summarise(err[kinds == kind] - base[kinds == kind])
+            cells.append(f"{d['mean']:+.2f} ({d['mean'] - d['half']:+.2f} .. {d['mean'] + d['half']:+.2f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def type_table(rows: list[tuple[str, np.ndarray]], types: np.ndarray) -> str:
     """Contact decisions by :func:`contact_type`: mEMG per decision (95%) for each bot, one row per type."""
     lines = ["| contact decisions | n | " + " | ".join(name for name, _ in rows) + " |",
@@ -367,6 +385,9 @@ def measure(args: argparse.Namespace) -> int:
     print(f"{len(decisions)} decisions ({int((kinds == 'race').sum())} race, {int((kinds == 'contact').sum())} contact) "
           f"from {Path(args.data).name}; judge: {header.get('judge', '?')}\n")
     print(table(rows))
+    if len(errors) > 1:
+        print()
+        print(paired_table(errors, kinds))
     if args.by_type:
         contact = kinds == "contact"
         types = np.array([contact_type(Position.from_position_id(d.position_id)) for d in decisions])

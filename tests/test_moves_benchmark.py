@@ -47,6 +47,15 @@ def test_table_has_a_row_per_bot(moves):
     assert len(lines) == 4 and lines[2].startswith("| td |") and "1.00 ± 1.96 (n=2)" in lines[2]
 
 
+def test_paired_table_is_the_difference_on_the_same_decisions(moves):
+    kinds = np.array(["race", "race", "contact", "contact"])
+    base = np.array([0.001, 0.003, 0.010, 0.000])
+    other = base + np.array([0.001, 0.001, -0.002, -0.002])  # 1 mEMG worse in every race, 2 better in every contact
+    lines = moves.paired_table([("td", base), ("new", other)], kinds).splitlines()
+    assert lines[0].startswith("| bot minus td |") and len(lines) == 3
+    assert lines[2] == "| new | +1.00 (+1.00 .. +1.00) | -2.00 (-2.00 .. -2.00) |"
+
+
 def test_kind_of(moves):
     assert moves.kind_of(Position.initial()) == "contact"
     assert moves.kind_of(Position.from_checkers({1: 3, 2: 3, 3: 3}, {4: 5, 5: 5, 6: 5})) == "race"
