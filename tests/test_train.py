@@ -22,7 +22,7 @@ from gammon.net import Architecture, Weights, build_module, load_model, weights_
 from gammon.outcomes import flip, game_result
 from gammon.position import Position
 from gammon.train.config import ConfigError, load_config
-from gammon.train.selfplay import SelfPlayer
+from gammon.train.selfplay import SelfPlayer, Starts
 from gammon.train.td import lambda_returns
 from support import start_cli, wait_for_checkpoint
 
@@ -361,16 +361,49 @@ def test_race_starts_start_that_share_of_the_games_from_a_random_race():
     plain = SelfPlayer(weights).play_many(np.random.default_rng(7), 20)
     # Given no race starts, the games are the ones without the option
     assert all(np.array_equal(g.boards, h.boards) for g, h in
-               zip(plain, SelfPlayer(weights, 0.0).play_many(np.random.default_rng(7), 20)))
+               zip(plain, SelfPlayer(weights, Starts(0.0)).play_many(np.random.default_rng(7), 20)))
     assert all(np.array_equal(g.boards[0], start) for g in plain)
     # Then with every game a race start, none starts from the opening or with contact
-    races = SelfPlayer(weights, 1.0).play_many(np.random.default_rng(7), 20)
+    races = SelfPlayer(weights, Starts(1.0)).play_many(np.random.default_rng(7), 20)
     assert all(not in_contact(g.boards[0]) and not np.array_equal(g.boards[0], start) for g in races)
     # And a share of one half starts about half the games from a race
-    mixed = SelfPlayer(weights, 0.5).play_many(np.random.default_rng(8), 200)
+    mixed = SelfPlayer(weights, Starts(0.5)).play_many(np.random.default_rng(8), 200)
     assert 70 < sum(not np.array_equal(g.boards[0], start) for g in mixed) < 130
 
 
 def test_race_starts_outside_zero_to_one_are_refused():
     with pytest.raises(ConfigError, match="race_starts"):
         gammon.train.config.Config(race_starts=1.5).validate()
+
+
+def test_a_scrambled_opening_is_the_opening_after_a_few_legal_plays():
+    from gammon.train.selfplay import scrambled_opening
+
+    start = Position.initial()
+    boards = [scrambled_opening(np.random.default_rng(seed)) for seed in range(300)]
+    positions = [Position(b) for b in boards]  # legal boards
+    # Then no checker is borne off yet and none is the opening, and they are varied, hits included
+    assert all(p.borne_off() == (0, 0) and p != start for p in positions)
+    assert len({p.position_id() for p in positions}) > 250
+    assert sum(b[0] < 0 or b[25] > 0 for b in boards) > 10  # a checker on the bar
+    # And the same generator state gives the same board
+    assert np.array_equal(scrambled_opening(np.random.default_rng(7)), boards[7])
+
+
+def test_starts_take_their_shares_race_first_then_scrambled():
+    from gammon.engine.analysis import in_contact
+
+    weights = Weights.zeros(Architecture(hidden=4))
+    start = np.asarray(Position.initial().board, np.int8)
+    games = SelfPlayer(weights, Starts(0.0, 1.0)).play_many(np.random.default_rng(5), 30)
+    # Given every game scrambled, none starts from the opening, and the games go on as self-play games do
+    assert all(not np.array_equal(g.boards[0], start) for g in games) and all(g.points in (1, 2, 3) for g in games)
+    # Then with a third of each, about a third start from a race, a third scrambled (with contact), the rest the opening
+    kinds = [("opening" if np.array_equal(g.boards[0], start) else "contact" if in_contact(g.boards[0]) else "race")
+             for g in SelfPlayer(weights, Starts(1 / 3, 1 / 3)).play_many(np.random.default_rng(6), 300)]
+    assert all(70 < kinds.count(k) < 130 for k in ("opening", "contact", "race"))
+
+
+def test_race_and_scrambled_starts_together_at_most_all_games():
+    with pytest.raises(ConfigError, match="scrambled_starts"):
+        gammon.train.config.Config(race_starts=0.6, scrambled_starts=0.5).validate()

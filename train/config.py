@@ -64,6 +64,8 @@ class Config:
     """with workers > 0 on this machine: the trainer also plays the self-play units the workers have no time for (a worker has at most two out at once), when the workers are fewer than the CPUs; one worker and the trainer keep two cores busy. Which process plays a unit changes no game; the lag counts the trainer as a player either way"""
     race_starts: float = 0.0
     """the share of self-play games that start from a random race position (train/selfplay.py's random_race) instead of the opening: more games for the race net, lopsided races included"""
+    scrambled_starts: float = 0.0
+    """the share of self-play games that start from the opening after 1 to 8 random plays (train/selfplay.py's scrambled_opening): contact positions off the net's own beaten track; the random plays are not learned from"""
     threads: int = 1
     """torch threads in the trainer process"""
     checkpoint_every: int = 20_000
@@ -107,6 +109,7 @@ class Config:
             (self.learning_rate > 0 and self.final_learning_rate > 0, "learning rates must be > 0"),
             (self.games_per_update >= 1, "games_per_update must be >= 1"),
             (0.0 <= self.race_starts <= 1.0, "race_starts must be between 0 and 1"),
+            (0.0 <= self.scrambled_starts <= 1.0 - self.race_starts, "scrambled_starts must be between 0 and 1 - race_starts"),
             (0.0 <= self.ema_decay < 1.0, "ema_decay must be in [0, 1)"),
             (self.method == "td" or not self.ema_decay, "ema_decay is for method td"),
             (self.workers >= 0 and self.threads >= 1, "workers must be >= 0 and threads >= 1"),

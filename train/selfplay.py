@@ -1,8 +1,8 @@
 """Self-play: whole games played by the 0-ply network inside one Numba call.
 
 A game is recorded as the boards the players faced, each seen by the player
-on roll (``boards[0]`` is the starting position, or a random race for the
-share ``race_starts`` of the games), then the final board seen
+on roll (``boards[0]`` is the starting position, or where :class:`Starts`
+puts it: a random race, or the opening after a few random plays), then the final board seen
 by the loser, and the points the winner scored (1, 2 or 3). Both sides play
 greedily with the same network: each turn every legal play is scored in one
 batch (:func:`gammon.engine.network.play_equities`) and the best is taken. The dice are
@@ -89,6 +89,46 @@ def random_race(rng: np.random.Generator) -> np.ndarray:
     return board
 
 
+#: A scrambled start is the opening after 1 to this many random plays (both sides').
+SCRAMBLE_PLIES = 8
+
+
+def scrambled_opening(rng: np.random.Generator) -> np.ndarray:
+    """The opening after 1 to :data:`SCRAMBLE_PLIES` plays drawn uniformly from the legal plays of drawn rolls.
+
+    The player on roll is the one to move next. It takes self-play off its own
+    well-trodden openings into positions a strong player rarely lets happen
+    (blots, early hits, awkward stacks), which the net must still value when an
+    opponent plays differently; the random plays themselves are not learned from.
+    """
+    board = _START
+    for ply in range(int(rng.integers(1, SCRAMBLE_PLIES + 1))):
+        d = draw_rolls(rng, 1, ply == 0)[0]
+        after, _, _ = generate_after(board, d[0], d[1])  # no game ends within 8 plays of the opening
+        board = after[int(rng.integers(after.shape[0]))].copy()
+    return board
+
+
+@dataclass(frozen=True)
+class Starts:
+    """Where self-play games start: the opening, except a ``race`` share from a :func:`random_race`
+    and a ``scrambled`` share from a :func:`scrambled_opening` (the two shares sum to at most 1)."""
+
+    race: float = 0.0
+    scrambled: float = 0.0
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray | None:
+        """The board of the next game, or None for the opening (with its opening roll). Draws nothing when both shares are 0."""
+        if not (self.race or self.scrambled):
+            return None
+        u = rng.random()
+        if u < self.race:
+            return random_race(rng)
+        if u < self.race + self.scrambled:
+            return scrambled_opening(rng)
+        return None
+
+
 @dataclass
 class Game:
     """One self-play game: ``boards`` (T + 1, 26) int8 and the winner's ``points``."""
@@ -111,10 +151,10 @@ class SelfPlayer:
     True
     """
 
-    def __init__(self, evaluator: Evaluator | Weights, race_starts: float = 0.0) -> None:
+    def __init__(self, evaluator: Evaluator | Weights, starts: Starts = Starts()) -> None:
         refresh()
         self.evaluator = evaluator
-        self.race_starts = race_starts
+        self.starts = starts
         self._out = np.empty((DICE_CHUNK + 1, 26), np.int8)
 
     @property
@@ -127,13 +167,12 @@ class SelfPlayer:
         self._ev = self._evaluator.kernel_args()
 
     def play(self, rng: np.random.Generator) -> Game:
-        """One game from the starting position (or, a ``race_starts`` share of the time, a :func:`random_race`)."""
+        """One game from the starting position (or where :attr:`starts` draws one)."""
         ev = self._ev
-        board = _START
-        opening = True
-        if self.race_starts and rng.random() < self.race_starts:
-            board = random_race(rng)
-            opening = False
+        board = self.starts.draw(rng)
+        opening = board is None
+        if opening:
+            board = _START
         parts = []
         while True:
             dice = draw_rolls(rng, DICE_CHUNK, opening)

@@ -60,7 +60,7 @@ import numpy as np
 from gammon import runners
 from gammon.net import Evaluator, Weights
 from gammon.runners import Backend, Runner, RunnerError, Shared
-from gammon.train.selfplay import Game, SelfPlayer
+from gammon.train.selfplay import Game, SelfPlayer, Starts
 
 #: With ``learner_plays``: units a worker has out at once (one it plays, one queued), the rest stay with the learner.
 DEPTH = 2
@@ -74,8 +74,8 @@ def default_inflight(workers: int, learner_plays: bool) -> int:
 class InlineSource:
     """Self-play in the trainer process with the trainer's generator."""
 
-    def __init__(self, evaluator: Evaluator, rng: np.random.Generator, race_starts: float = 0.0) -> None:
-        self.player = SelfPlayer(evaluator, race_starts)
+    def __init__(self, evaluator: Evaluator, rng: np.random.Generator, starts: Starts = Starts()) -> None:
+        self.player = SelfPlayer(evaluator, starts)
         self.rng = rng
 
     def games(self, n: int) -> list[Game]:
@@ -97,9 +97,9 @@ class InlineSource:
 class SelfPlayWorker:
     """A runner's worker: plays units ``(version, weights, seed, n)`` with the evaluator of that version."""
 
-    def __init__(self, layout: dict, race_starts: float = 0.0) -> None:
+    def __init__(self, layout: dict, starts: Starts = Starts()) -> None:
         self.layout = layout
-        self.race_starts = race_starts
+        self.starts = starts
         self.player: SelfPlayer | None = None
         self.version = -1
 
@@ -113,7 +113,7 @@ class SelfPlayWorker:
     def use(self, version: int, evaluator: Evaluator) -> None:
         """Play the next units with ``evaluator``, the weights of ``version``."""
         if self.player is None:
-            self.player = SelfPlayer(evaluator, self.race_starts)
+            self.player = SelfPlayer(evaluator, self.starts)
         self.player.evaluator = evaluator
         self.version = version
 
@@ -138,7 +138,7 @@ class UnitSource:
     """Self-play units on a runner, taken in order (see the module docstring)."""
 
     def __init__(self, runner: Runner, weights: Evaluator | Weights, seed: int, start_games: int, unit_games: int,
-                 inflight: int | None = None, learner_plays: bool = False, race_starts: float = 0.0) -> None:
+                 inflight: int | None = None, learner_plays: bool = False, starts: Starts = Starts()) -> None:
         self.runner = runner
         self.inflight = default_inflight(runner.workers, learner_plays) if inflight is None else inflight
         if self.inflight < 1:
@@ -151,7 +151,7 @@ class UnitSource:
         # each unit submitted and not taken: its weights version, and what the learner needs if it plays it
         self._queued: deque[tuple[int, _Own | None]] = deque()
         self._submitted = 0
-        self._learner = SelfPlayWorker(self._evaluator.layout(), race_starts) if learner_plays and runner.workers else None
+        self._learner = SelfPlayWorker(self._evaluator.layout(), starts) if learner_plays and runner.workers else None
         self.learner_units = 0  # units the learner played
         self._pending: deque[Game] = deque()
         self.lag = 0  # updates between the weights of the last unit taken and the learner's
@@ -224,7 +224,7 @@ class UnitSource:
 
 def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rng: np.random.Generator, *, seed: int,
                 start_games: int, unit_games: int, inflight: int | None = None,
-                learner_plays: bool = False, race_starts: float = 0.0) -> InlineSource | UnitSource:
+                learner_plays: bool = False, starts: Starts = Starts()) -> InlineSource | UnitSource:
     """The self-play source of a run: in the trainer (local, ``workers`` 0) or units on a runner.
 
     On Ray ``workers`` 0 means one actor per cluster CPU less one (the learner's).
@@ -232,11 +232,11 @@ def open_source(backend: Backend, workers: int, weights: Evaluator | Weights, rn
     if unit_games < 1:
         raise RunnerError(f"invalid unit size {unit_games}: expected at least 1 game")
     if not backend.is_ray and workers == 0:
-        return InlineSource(weights, rng, race_starts)
-    runner = runners.start(backend, SelfPlayWorker, (Evaluator.of(weights).layout(), race_starts), workers or None,
+        return InlineSource(weights, rng, starts)
+    runner = runners.start(backend, SelfPlayWorker, (Evaluator.of(weights).layout(), starts), workers or None,
                            spare=1)
     try:
-        return UnitSource(runner, weights, seed, start_games, unit_games, inflight, learner_plays, race_starts)
+        return UnitSource(runner, weights, seed, start_games, unit_games, inflight, learner_plays, starts)
     except BaseException:
         runner.close()
         raise
