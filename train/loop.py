@@ -125,7 +125,8 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
     inflight = cfg.ray_staleness or (default_inflight(cfg.workers, True) if plays else None)
     source = open_source(backend, cfg.workers, played, rng, seed=cfg.seed, start_games=games,
                          unit_games=cfg.games_per_update, inflight=inflight,
-                         learner_plays=plays and cfg.workers < (os.cpu_count() or 1), starts=Starts(cfg.race_starts, cfg.scrambled_starts))
+                         learner_plays=plays and cfg.workers < (os.cpu_count() or 1),
+                         starts=Starts(cfg.race_starts, cfg.scrambled_starts))
 
     run_dir, writer = open_run(cfg, resume, games)
     writer.add_text("backend", source.describe())
