@@ -26,9 +26,9 @@ from gammon.runners import LOCAL, Backend, require_ray
 from gammon.train.checkpoint import load_checkpoint, save_checkpoint
 from gammon.train.config import Config, ConfigError, field_docs
 from gammon.train.nets import Nets
+from gammon.train.selfplay import Starts
 from gammon.train.sources import default_inflight, open_source
 from gammon.train.td import batch_states, lambda_returns
-from gammon.train.selfplay import Starts
 
 
 def new_run_dir(cfg: Config) -> Path:

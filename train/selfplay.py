@@ -104,7 +104,7 @@ def scrambled_opening(rng: np.random.Generator) -> np.ndarray:
     board = _START
     for ply in range(int(rng.integers(1, SCRAMBLE_PLIES + 1))):
         d = draw_rolls(rng, 1, ply == 0)[0]
-        after, _, _ = generate_after(board, d[0], d[1])  # no game ends within 8 plays of the opening
+        after, _, _ = generate_after(board, d[0], d[1])  # no game ends within SCRAMBLE_PLIES plays of the opening
         board = after[int(rng.integers(after.shape[0]))].copy()
     return board
 
