@@ -22,6 +22,7 @@ from gammon.arena.run import ArenaWorker, play_pairs
 from gammon.cli import main
 from gammon.net import Architecture, build_module, load_model, save_model, weights_from_state
 from gammon.runners import LOCAL, Backend, RunnerError
+from gammon.runners.ray import lost_actor_errors
 from gammon.train import sources
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,6 +107,18 @@ def test_the_arena_on_ray_plays_the_same_games_as_local_processes(ray, tmp_path,
     assert json.loads(out.read_text())["records"] == expected
 
 
+def wait_until_dead(ray, handle, timeout: float = 60.0) -> None:
+    """Return once a call on ``handle`` fails as a lost actor's does (``ray.kill`` is asynchronous)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            ray.get(handle.__ray_ready__.remote())
+        except lost_actor_errors(ray):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the killed actor still answers after {timeout:.0f} s")
+
+
 @needs_ray
 def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counted_twice(ray):
     with runners.start(RAY, ArenaWorker, ("level2", "level1", {}, 5, MONEY), 2) as runner:
@@ -113,9 +126,10 @@ def test_an_arena_actor_killed_mid_run_is_replaced_and_no_game_is_lost_or_counte
 
         def kill_once(n):
             if not killed:
-                ray.kill(runner.pool.handles[0])
+                handle = runner.pool.handles[0]
+                ray.kill(handle)
                 killed.append(n)
-                time.sleep(1.0)  # ray.kill lands asynchronously: the units the actor gets after this must fail
+                wait_until_dead(ray, handle)  # ray.kill lands asynchronously: the units sent after this must fail
 
         records = play_pairs(runner, 12, kill_once)
         assert runner.pool.replaced == 1 and runner.stats()["units_resubmitted"] >= 1
