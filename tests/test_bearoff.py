@@ -366,11 +366,12 @@ def test_bearoff_show_prints_both_sides_and_the_race(db, cache, monkeypatch, cap
     assert "on roll:  6.6189 rolls" in out and "opponent:  6.3393 rolls" in out and "win 0.5571" in out
 
 
-def test_bearoff_show_of_a_contact_position_is_a_one_line_error(cache, monkeypatch, capsys):
-    monkeypatch.setenv("GAMMON_CACHE_DIR", str(cache))
+def test_bearoff_show_of_a_contact_position_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GAMMON_CACHE_DIR", str(tmp_path))  # no database there yet
     assert main(["bearoff", "show", Position.initial().position_id()]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a pure bear-off" in err
+    assert not list(tmp_path.iterdir())  # the input is refused before the database is built
 
 
 def test_bearoff_build_reuses_a_sound_file(db, cache, monkeypatch, capsys):

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from gammon.bearoff import Database, NotBearoffError, database
+from gammon.bearoff import Database, database, is_bearoff
 from gammon.bearoff.store import default_path
 from gammon.cli import CommandError
 from gammon.outcomes import OUTPUTS, equity
@@ -33,11 +33,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"bear-off database: {n} positions, {default_path()} ({time.perf_counter() - start:.1f} s)")
         return 0
     position, _ = read_position(args.position_id)
+    if not is_bearoff(position.board):  # said before the database is loaded (or built)
+        raise CommandError(f"position {args.position_id!r} is not a pure bear-off (a checker outside a home board or on the bar)")
     db = database()
-    try:
-        mine, theirs = db.sides(position.board)
-    except NotBearoffError:
-        raise CommandError(f"position {args.position_id!r} is not a pure bear-off (a checker outside a home board or on the bar)") from None
+    mine, theirs = db.sides(position.board)
     for label, index in (("on roll", mine), ("opponent", theirs)):
         print(f"{label:>9}: {db.mean(index):7.4f} rolls to bear off ({_summary(db.distribution(index))})")
         if db.mean_first(index) > 0:
