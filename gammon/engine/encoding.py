@@ -359,9 +359,8 @@ def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int)
     """The contact encoding's extra inputs into ``out[base:base + 8]``: back anchor, anchors, containment,
     break-contact pips, for me then for them (see the module docstring), from ``b``'s summary ``s``.
 
-    The anchors and the blockades are read from the summary's masks of made
-    points; only the break-contact pips walk the board, past the other
-    side's rearmost checker.
+    The anchors, the blockades and the rearmost checkers are read from the
+    summary's masks; only the break-contact pips walk the board.
     """
     mine = (s[_ME_MADE] >> 19) & 0x3F  # my anchors on points 19..24, bit k for point 19 + k
     theirs = (s[_THEM_MADE] >> 1) & 0x3F  # their anchors on my points 1..6, bit k for point 1 + k
@@ -369,16 +368,16 @@ def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int)
     me_anchor = deepest + 1 if deepest >= 0 else 0
     deepest = _lowest_bit(theirs)  # their deepest anchor is on my lowest point
     them_anchor = 6 - deepest if deepest >= 0 else 0
-    me_rear = rearmost(b)
-    them_rear = their_rearmost(b)  # my numbering
+    my_points = s[_ME_SRC]  # bit p: my checkers on point p
+    their_points = s[_R_THEM_SRC]  # bit 25 - p: their checkers on my point p
+    me_rear = 25 if b[25] > 0 else (top_bit(my_points) if my_points else 0)
+    them_rear = 0 if b[0] < 0 else (25 - top_bit(their_points) if their_points else 25)  # my numbering
     me_break = them_break = 0
     if me_rear > them_rear:  # contact: somebody has pips to go past the other
-        for p in range(them_rear + 1, 26):
-            if b[p] > 0:
-                me_break += b[p] * (p - them_rear)
-        for p in range(0, me_rear):
-            if b[p] < 0:
-                them_break -= b[p] * (me_rear - p)
+        for p in range(26):  # without branches: which side a point holds is not predictable
+            v = np.int64(b[p])
+            me_break += max(v, 0) * max(p - them_rear, 0)
+            them_break += max(-v, 0) * max(me_rear - p, 0)
     out[base] = me_anchor / 6.0
     out[base + 1] = _bits(mine) / 3.0
     out[base + 2] = _containment(s[_THEM_MADE])  # their blockade in front of my checkers
