@@ -9,6 +9,7 @@ import numpy as np
 
 from gammon.engine import movegen
 from gammon.engine.analysis import ROLLS  # noqa: F401 (part of this module's API: gammon.position.ROLLS)
+from gammon.engine.cache import refresh
 from gammon.errors import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidPositionIdError
 from gammon.ids import decode_position_id, encode_position_id
 from gammon.outcomes import game_result
@@ -170,6 +171,7 @@ class Position:
             d1, d2 = _check_dice(dice)
         if self._over:
             raise GameOverError(f"position {self.position_id()} is a finished game: there is nothing to play")
+        refresh()
         packed, n = _legal_packed(self._board, d1, d2)
         packed.setflags(write=False)
         return Plays(self, (d1, d2), packed, n)

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from gammon.dice import draw_rolls
+from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.movegen import generate_after
 from gammon.engine.network import play_equities
@@ -41,6 +42,7 @@ def play_turns(board, dice, ev, boards_out):
     board (loser's view); 0 means the dice ran out and ``boards_out[turns]``
     holds the board to continue from.
     """
+    ev = borrowed(ev)
     cur = board.copy()
     m = dice.shape[0]
     eq = np.empty(64, np.float64)

@@ -20,6 +20,7 @@ from pathlib import Path
 SOURCES = (
     "outcomes.py",
     "engine/analysis.py",
+    "engine/borrowed.py",
     "engine/encoding.py",
     "engine/movegen.py",
     "engine/network.py",

@@ -43,6 +43,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.borrowed import borrowed
+from gammon.engine.cache import cross_file
+
 #: Index of the mover's bar in a board array.
 BAR = 25
 #: ``to`` value of a step that bears a checker off.
@@ -146,9 +149,11 @@ def _grow(after, steps, over):
     return na, ns, no
 
 
+@cross_file
 @njit(cache=True)
 def _doubles(b, d, record, top, left):
     """Every distinct result of a double: as many steps of ``d`` as possible, up to four."""
+    b = borrowed(b)
     cap = 64
     after = np.empty((cap, 26), np.int8)
     steps = np.empty((cap if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
@@ -207,9 +212,11 @@ def _doubles(b, d, record, top, left):
     return after, steps, over, n
 
 
+@cross_file
 @njit(cache=True)
 def _two_dice(b, d1, d2, record, top, left):
     """Every distinct result of two different dice: both if possible, else the higher if possible."""
+    b = borrowed(b)
     hi = max(d1, d2)
     lo = min(d1, d2)
     sources = 0
@@ -315,6 +322,7 @@ def _two_dice(b, d1, d2, record, top, left):
     return after, steps, over, n
 
 
+@cross_file
 @njit(cache=True)
 def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
     """:func:`generate`, and :func:`generate_after` without ``record``."""
@@ -337,6 +345,7 @@ def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
     return after[:n], steps[: n if record else 0], over[:n]
 
 
+@cross_file
 @njit(cache=True)
 def generate(board: np.ndarray, d1: int, d2: int):
     """Distinct legal results of rolling ``(d1, d2)`` on ``board``.
@@ -354,12 +363,14 @@ def generate(board: np.ndarray, d1: int, d2: int):
     return _generate(board, d1, d2, True)
 
 
+@cross_file
 @njit(cache=True)
 def generate_after(board: np.ndarray, d1: int, d2: int):
     """:func:`generate` without the steps (an empty ``steps``): for searches that only need the resulting positions."""
     return _generate(board, d1, d2, False)
 
 
+@cross_file
 @njit(cache=True)
 def legal_packed(board: np.ndarray, d1: int, d2: int):
     """:func:`generate` in one array, for Python callers (each array returned to Python costs about a microsecond).

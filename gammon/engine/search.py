@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from gammon.engine.analysis import ROLL_HI, ROLL_LO, ROLL_WEIGHT
+from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file
 from gammon.engine.movegen import generate_after
 from gammon.engine.network import base_layer, evaluate_into, score_from_base
@@ -48,6 +49,7 @@ def _best_from_base(board, base, x0, h0, net, d1, d2, ev):
 @njit(cache=True)
 def best_play(board, d1, d2, ev):
     """``(after, over, index of the best play, its equity for the mover)`` of rolling ``d1, d2`` on ``board``."""
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     base, x0, h0, net = base_layer(board, ev)
     return _best_from_base(board, base, x0, h0, net, d1, d2, ev)
 
@@ -56,6 +58,7 @@ def best_play(board, d1, d2, ev):
 @njit(cache=True)
 def value_1ply(board, ev) -> float:
     """The side on roll's equity: its best 0-ply play of each roll, averaged over the 21 rolls."""
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     base, x0, h0, net = base_layer(board, ev)
     total = 0.0
     for r in range(21):
@@ -72,6 +75,7 @@ def value_2ply(board, ev) -> float:
     The 21 rolls are searched in parallel on Numba's threads and summed in
     roll order afterwards, so the value does not depend on the threads.
     """
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     base, x0, h0, net = base_layer(board, ev)
     values = np.empty(21, np.float64)
     for r in prange(21):
@@ -94,6 +98,7 @@ def deep_equities(after, over, keep, plies, ev, out) -> None:
     Parallel on Numba's threads over the kept plays at 1 ply (over each
     play's rolls at 2 plies); every value is computed exactly as alone.
     """
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     if plies == 1:
         for k in prange(keep.shape[0]):
             i = keep[k]
@@ -141,6 +146,7 @@ def _average_into(total, out) -> None:
 def probabilities_1ply(board, ev, out) -> None:
     """The five probabilities (float64, into ``out``) of the side on roll in ``board`` before it rolls: for
     each of the 21 rolls its best 0-ply play, the position it leaves valued at 0-ply, averaged and sanitized."""
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
     base, x0, h0, net = base_layer(board, ev)
     total = np.zeros(5, np.float64)
@@ -159,6 +165,7 @@ def probabilities_1ply(board, ev, out) -> None:
 def probabilities_2ply(board, ev, out) -> None:
     """:func:`probabilities_1ply` one ply deeper: each roll's 0-ply play valued at 1-ply (the probabilities
     behind :func:`value_2ply`). Written out beside it, as Numba compiles no recursion: only the leaf differs."""
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     base, x0, h0, net = base_layer(board, ev)
     total = np.zeros(5, np.float64)
     theirs = np.empty(5, np.float64)
@@ -176,6 +183,7 @@ def probabilities_2ply(board, ev, out) -> None:
 def probabilities_batch(boards, ev, plies, out) -> None:
     """:func:`probabilities_1ply` or :func:`probabilities_2ply` (``plies``) of each of ``boards`` ((n, 26),
     none finished) into ``out`` ((n, 5) float64), parallel over the boards on Numba's threads."""
+    ev = borrowed(ev)  # held by the caller: no reference counting below
     for k in prange(boards.shape[0]):
         if plies == 1:
             probabilities_1ply(boards[k], ev, out[k])
