@@ -20,6 +20,7 @@ KERNEL_MODULES = (
     "gammon.engine.search",
     "gammon.engine.terms",
     "gammon.train.selfplay",
+    "gammon.train.sparse",
     "gammon.train.td",
     "gammon.bearoff.kernels",
 )

@@ -117,6 +117,7 @@ from gammon.engine.analysis import (
     their_rearmost,
     top_bit,
 )
+from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 
 #: Name and version written into model files; a model is only loaded with the same encoding.
@@ -440,6 +441,7 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
 
     The width of ``out`` chooses the encoding: :data:`N_INPUTS`, :data:`N_CONTACT_INPUTS` or :data:`N_RICH_INPUTS`.
     """
+    boards, out = borrowed(boards), borrowed(out)  # held by the caller: its rows are views without counting
     n = boards.shape[0]
     width = out.shape[1]
     s = np.empty(N_SUMMARY, np.int64)

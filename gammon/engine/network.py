@@ -37,7 +37,7 @@ from numba import njit
 from gammon.bearoff.kernels import race_into, sides
 from gammon.engine.analysis import in_contact
 from gammon.engine.borrowed import borrowed
-from gammon.engine.cache import cross_file
+from gammon.engine.cache import cross_file, refresh
 from gammon.engine.encoding import (
     N_CONTACT_INPUTS,
     N_INPUTS,
@@ -148,9 +148,11 @@ def _output(h, w2, b2, act, out) -> None:
     out[4] = 1.0 / (1.0 + math.exp(-s4))
 
 
+@cross_file
 @njit(cache=True, fastmath=True)
 def forward_into(x, n, w1, b1, w2, b2, act, out):
     """Probabilities of rows ``x[:n]`` into ``out[:n]``, from scratch (sparse first layer; ``act`` 0 ReLU, 1 sigmoid)."""
+    x, w1, b1, w2, b2, out = borrowed(x), borrowed(w1), borrowed(b1), borrowed(w2), borrowed(b2), borrowed(out)
     h = np.empty(w1.shape[1], np.float32)
     rows = np.empty(w1.shape[0], np.int64)
     values = np.empty(w1.shape[0], np.float32)
@@ -210,6 +212,7 @@ def evaluate_into(b, ev, x, out) -> None:
 def evaluate_batch(boards, ev, out) -> None:
     """:func:`evaluate_into` for each of ``boards`` ((n, 26)) into ``out`` ((n, 5) float32); finished boards
     get the exact outcome of the side on roll, the loser (0, 0, 0, lose gammon, lose backgammon)."""
+    boards, ev, out = borrowed(boards), borrowed(ev), borrowed(out)
     x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
     for k in range(boards.shape[0]):
         points = game_result(boards[k])
@@ -224,6 +227,7 @@ def evaluate_batch(boards, ev, out) -> None:
 def evaluate_classes(boards, ev, classes, values) -> None:
     """The class of each of ``boards`` ((n, 26), not finished) into ``classes``; a pure bear-off's exact
     probabilities into its row of ``values`` ((n, 5)), the other rows left as they are (the trainer's split)."""
+    boards, ev, classes, values = borrowed(boards), borrowed(ev), borrowed(classes), borrowed(values)
     for k in range(boards.shape[0]):
         cls = position_class(boards[k], ev)
         classes[k] = cls
@@ -460,5 +464,6 @@ def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
     """The five output probabilities of one net for encoded rows ``x`` ((n, inputs) float32)."""
     x = np.ascontiguousarray(x, np.float32)
     out = np.empty((x.shape[0], 5), np.float32)
+    refresh()
     forward_into(x, x.shape[0], weights.w1, weights.b1, weights.w2, weights.b2, weights.act, out)
     return out
