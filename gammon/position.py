@@ -172,9 +172,9 @@ class Position:
         if self._over:
             raise GameOverError(f"position {self.position_id()} is a finished game: there is nothing to play")
         refresh()
-        packed, n = _legal_packed(self._board, d1, d2)
+        packed = _legal_packed(self._board, d1, d2)
         packed.setflags(write=False)
-        return Plays(self, (d1, d2), packed, n)
+        return Plays(self, (d1, d2), packed)
 
     def apply(self, play: Play) -> Position:
         """The position after ``play``, with the opponent on roll.
@@ -276,26 +276,34 @@ class Plays(Sequence[Play]):
     ``(n, 26)`` array, for evaluators that score them in a batch.
     """
 
-    __slots__ = ("position", "dice", "after", "_packed", "_base")
+    __slots__ = ("position", "dice", "_packed", "_n", "_after")
 
-    def __init__(self, position: Position, dice: Dice, packed: np.ndarray, n: int) -> None:
-        """From :func:`gammon.engine.movegen.legal_packed`'s ``(packed, n)`` (read-only)."""
+    def __init__(self, position: Position, dice: Dice, packed: np.ndarray) -> None:
+        """From :func:`gammon.engine.movegen.legal_packed`'s array (read-only)."""
         self.position = position
         self.dice = dice
-        self.after = packed[:n]
         self._packed = packed
-        self._base = 26 * n  # where the plays' records start in the flat packed bytes
+        self._n = 2 * packed.shape[0] // 3  # movegen.packed_count, inline on this hot path
+        self._after = None
+
+    @property
+    def after(self) -> np.ndarray:
+        """The resulting positions, ``(n, 26)``, read-only."""
+        after = self._after
+        if after is None:
+            after = self._after = self._packed[: self._n]
+        return after
 
     def _over(self, index: int) -> bool:
-        return self._packed.item(self._base + _RECORD * index + _RECORD - 1) != 0
+        return self._packed.item((26 + _RECORD - 1) * self._n + index) != 0
 
     def _steps(self, index: int) -> np.ndarray:
         """The ``(4, 3)`` step rows of play ``index`` (see :func:`gammon.engine.movegen.generate`)."""
-        start = self._base + _RECORD * index
+        start = 26 * self._n + (_RECORD - 1) * index
         return self._packed.reshape(-1)[start : start + _RECORD - 1].reshape(movegen.MAX_STEPS, movegen.STEP_FIELDS)
 
     def __len__(self) -> int:
-        return self.after.shape[0]
+        return self._n
 
     @overload
     def __getitem__(self, index: int) -> Play: ...

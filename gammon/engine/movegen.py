@@ -53,8 +53,14 @@ OFF = 0
 #: Columns of a step row: source point, destination point (0 = off), hit flag.
 STEP_FIELDS = 3
 MAX_STEPS = 4
-#: Bytes per play after the boards in :func:`legal_packed`: the step rows, then the game-over flag.
+#: Bytes per play after the boards in :func:`legal_packed`: its step rows, and its game-over flag.
 RECORD = MAX_STEPS * STEP_FIELDS + 1
+
+
+def packed_count(rows: int) -> int:
+    """The number of plays in a :func:`legal_packed` array of ``rows`` rows (``n + ceil(n / 2)`` rows hold ``n``)."""
+    return 2 * rows // 3
+
 
 #: Zobrist keys: one random 64-bit word per (cell, count + 16), for hashing a
 #: result from the changes of its steps without building the board.
@@ -135,11 +141,17 @@ def _emit(b: np.ndarray, after: np.ndarray, r: int) -> None:
         after[r, k] = -b[25 - k]
 
 
+@njit(cache=True, inline="always")
+def _rows(cap: int, record: bool) -> int:
+    """Rows of the ``after`` buffer for ``cap`` plays: with ``record``, room for :func:`legal_packed`'s records too."""
+    return cap + (cap + 1) // 2 if record else cap
+
+
 @njit(cache=True)
-def _grow(after, steps, over):
-    n = after.shape[0]
-    na = np.empty((2 * n, 26), np.int8)
-    na[:n] = after
+def _grow(after, steps, over, record):
+    n = over.shape[0]
+    na = np.empty((_rows(2 * n, record), 26), np.int8)
+    na[:n] = after[:n]
     no = np.empty(2 * n, np.bool_)
     no[:n] = over
     if steps.shape[0] < n:  # not recording steps
@@ -155,7 +167,7 @@ def _doubles(b, d, record, top, left):
     """Every distinct result of a double: as many steps of ``d`` as possible, up to four."""
     b = borrowed(b)
     cap = 64
-    after = np.empty((cap, 26), np.int8)
+    after = np.empty((_rows(cap, record), 26), np.int8)
     steps = np.empty((cap if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
     over = np.empty(cap, np.bool_)
     n = 0
@@ -198,7 +210,7 @@ def _doubles(b, d, record, top, left):
                 best = depth
                 n = 0
             if n == cap:
-                after, steps, over = _grow(after, steps, over)
+                after, steps, over = _grow(after, steps, over, record)
                 cap *= 2
             _emit(b, after, n)
             over[n] = offs == left
@@ -226,7 +238,7 @@ def _two_dice(b, d1, d2, record, top, left):
     # Each order plays at most ``sources`` first steps, each followed by at most
     # ``sources + 1`` second ones (the first step may occupy a new point).
     cap = 2 * sources * (sources + 1) + 1
-    after = np.empty((cap, 26), np.int8)
+    after = np.empty((_rows(cap, record), 26), np.int8)
     steps = np.empty((cap if record else 0, MAX_STEPS, STEP_FIELDS), np.int8)
     over = np.empty(cap, np.bool_)
     keys = np.empty(cap, np.uint64)
@@ -326,6 +338,14 @@ def _two_dice(b, d1, d2, record, top, left):
 @njit(cache=True)
 def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
     """:func:`generate`, and :func:`generate_after` without ``record``."""
+    after, steps, over, n = _buffers(board, d1, d2, record)
+    return after[:n], steps[: n if record else 0], over[:n]
+
+
+@cross_file
+@njit(cache=True)
+def _buffers(board: np.ndarray, d1: int, d2: int, record: bool):
+    """:func:`_generate`'s ``(after, steps, over)`` before they are cut to their ``n`` plays: ``(after, steps, over, n)``."""
     b = board.copy()
     left = 0  # the mover's checkers on the board
     for k in range(1, BAR + 1):
@@ -341,8 +361,8 @@ def _generate(board: np.ndarray, d1: int, d2: int, record: bool):
         over[0] = False
         if record:
             steps[0] = -1
-        return after[:1], steps[: 1 if record else 0], over[:1]
-    return after[:n], steps[: n if record else 0], over[:n]
+        n = 1
+    return after, steps, over, n
 
 
 @cross_file
@@ -373,23 +393,19 @@ def generate_after(board: np.ndarray, d1: int, d2: int):
 @cross_file
 @njit(cache=True)
 def legal_packed(board: np.ndarray, d1: int, d2: int):
-    """:func:`generate` in one array, for Python callers (each array returned to Python costs about a microsecond).
+    """:func:`generate` in one array, for Python callers (each object returned to Python costs time).
 
-    Returns ``(packed, n)``: ``packed[:n]`` is ``after``; the bytes after those
-    rows hold, for each play, its :data:`RECORD` bytes: the ``(4, 3)`` step
-    rows, then 1 if the game is over.
+    ``n`` plays take ``n + ceil(n / 2)`` rows of 26 bytes (:func:`packed_count`
+    reads ``n`` back): the first ``n`` are ``after``; the bytes after them
+    hold every play's ``(4, 3)`` step rows, then every play's game-over
+    flag (1 if the game is over), then zeros (the padding of an odd count).
     """
-    after, steps, over = _generate(board, d1, d2, True)
-    n = after.shape[0]
-    packed = np.empty((n + (n + 1) // 2, 26), np.int8)
-    packed[:n] = after
-    flat = packed.reshape(-1)
-    base = 26 * n
+    after, steps, over, n = _buffers(board, d1, d2, True)
+    size = n + (n + 1) // 2
+    flat = after.reshape(-1)  # the records go in the rows after the n boards (see _rows)
+    flags = 26 * n + (RECORD - 1) * n
+    flat[26 * n : flags] = steps.reshape(-1)[: (RECORD - 1) * n]
     for i in range(n):
-        r = base + RECORD * i
-        for s in range(MAX_STEPS):
-            for f in range(STEP_FIELDS):
-                flat[r + STEP_FIELDS * s + f] = steps[i, s, f]
-        flat[r + RECORD - 1] = over[i]
-    flat[base + RECORD * n :] = 0  # the padding of an odd count
-    return packed, n
+        flat[flags + i] = over[i]
+    flat[flags + n : 26 * size] = 0
+    return after[:size]
