@@ -283,7 +283,7 @@ class Plays(Sequence[Play]):
         self.position = position
         self.dice = dice
         self._packed = packed
-        self._n = 2 * packed.shape[0] // 3  # movegen.packed_count, inline on this hot path
+        self._n = 2 * packed.shape[0] // 3  # n plays take n + ceil(n / 2) rows
         self._after = None
 
     @property

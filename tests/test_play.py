@@ -15,6 +15,7 @@ import pytest
 
 from gammon import IllegalPlayError, Move, Play, PlayNotationError, Position
 from gammon.dice import SeededDice
+from gammon.engine import movegen
 from gammon.play import format_moves, parse_moves
 
 NOTATION = json.loads((Path(__file__).parent / "fixtures" / "notation_gnubg.json").read_text())
@@ -245,6 +246,35 @@ def test_plays_sequence_behaves_like_a_list():
     assert [START.apply(p) for p in plays] == plays.positions()
     assert plays.after.shape == (16, 26)
     assert "16 for 3-1" in repr(plays)
+
+
+def test_legal_plays_carry_the_generators_results_steps_and_game_over_flags():
+    # Given positions of seeded random games, a bear-off that can end the game, and a position
+    # whose 1-1 has 918 distinct plays (more than the double generator's first buffer holds)
+    rng, dice = random.Random(3), SeededDice(3)
+    positions, pos = [], START
+    for _ in range(300):
+        positions.append(pos)
+        plays = pos.legal_plays(dice.roll())
+        pos = pos.apply(plays[rng.randrange(len(plays))])
+        if pos.is_game_over():
+            pos = START
+    positions += [Position.from_checkers({1: 1, 2: 1}, {24: 3}), Position.from_position_id("/XcABAG0MVFUBg")]
+    assert len(Position.from_position_id("/XcABAG0MVFUBg").legal_plays((1, 1))) == 918
+    ended = 0
+    for position in positions:
+        for roll in [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]:
+            # When its legal plays are listed for every roll
+            plays = position.legal_plays(roll)
+            after, steps, over = movegen.generate(position.board, *roll)
+            # Then each play has the generator's result, single-die steps and game-over flag
+            assert plays.after.tolist() == after.tolist()
+            assert not plays.after.flags.writeable
+            for i, play in enumerate(plays):
+                assert play.moves == tuple(Move(s, d, h == 1) for s, d, h in steps[i].tolist() if s >= 0)
+                assert position.apply(play).is_game_over() == bool(over[i])
+                ended += bool(over[i])
+    assert ended > 0
 
 
 def test_every_legal_play_round_trips_through_its_notation():

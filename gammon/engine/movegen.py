@@ -57,11 +57,6 @@ MAX_STEPS = 4
 RECORD = MAX_STEPS * STEP_FIELDS + 1
 
 
-def packed_count(rows: int) -> int:
-    """The number of plays in a :func:`legal_packed` array of ``rows`` rows (``n + ceil(n / 2)`` rows hold ``n``)."""
-    return 2 * rows // 3
-
-
 #: Zobrist keys: one random 64-bit word per (cell, count + 16), for hashing a
 #: result from the changes of its steps without building the board.
 _ZOBRIST = np.random.default_rng(0x6A6D6D6F6E).integers(0, 2**63 - 1, size=(26, 32), dtype=np.int64).astype(np.uint64)
@@ -395,10 +390,12 @@ def generate_after(board: np.ndarray, d1: int, d2: int):
 def legal_packed(board: np.ndarray, d1: int, d2: int):
     """:func:`generate` in one array, for Python callers (each object returned to Python costs time).
 
-    ``n`` plays take ``n + ceil(n / 2)`` rows of 26 bytes (:func:`packed_count`
-    reads ``n`` back): the first ``n`` are ``after``; the bytes after them
-    hold every play's ``(4, 3)`` step rows, then every play's game-over
-    flag (1 if the game is over), then zeros (the padding of an odd count).
+    ``n`` plays take ``n + ceil(n / 2)`` rows of 26 bytes (so ``n`` is two
+    thirds of the rows, rounded down): the first ``n`` are ``after``; the
+    bytes after them hold every play's ``(4, 3)`` step rows, then every
+    play's game-over flag (1 if the game is over), then zeros (the padding of
+    an odd count). The array is a view of the generator's own buffer (sized
+    for the most plays the roll could have), not a copy.
     """
     after, steps, over, n = _buffers(board, d1, d2, True)
     size = n + (n + 1) // 2
