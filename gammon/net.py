@@ -34,7 +34,8 @@ import math
 import os
 import pickle
 import tempfile
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -362,6 +363,39 @@ def load_model(path: str | os.PathLike) -> Model:
         race_state_dict=race_state,
         bearoff=bool(record.get("bearoff", False)),
     )
+
+
+def merge_models(models: Sequence[Model]) -> tuple[dict, Architecture, tuple[dict, Architecture] | None]:
+    """One model that plays the ensemble of ``models``: ``(state, arch, race)`` for :func:`save_model`.
+
+    Each merged net holds the members' hidden units side by side and the
+    mean of their output layers, so its logits are the mean of the members'
+    logits (a geometric ensemble): one wider net that every bot, search and
+    analysis plays as it plays any model. The members must share their
+    inputs, activation, race net (present or not) and bear-off flag; a
+    mismatch is a :class:`ModelFileError` naming the file.
+    """
+    import torch
+
+    if len(models) < 2:
+        raise ModelFileError(f"merging needs at least two model files, not {len(models)}")
+    first = models[0]
+    for model in models[1:]:
+        differs = [what for what, a, b in (
+            ("inputs", model.arch.inputs, first.arch.inputs), ("activation", model.arch.activation, first.arch.activation),
+            ("race net", model.race is None, first.race is None), ("bear-off database", model.bearoff, first.bearoff)) if a != b]
+        if differs:
+            raise ModelFileError(f"model file {model.path!r} cannot be merged with {first.path!r}: its {', '.join(differs)} differ")
+
+    def side_by_side(states: list[dict], arch: Architecture) -> tuple[dict, Architecture]:
+        state = {"0.weight": torch.cat([s["0.weight"] for s in states]), "0.bias": torch.cat([s["0.bias"] for s in states]),
+                 "2.weight": torch.cat([s["2.weight"] for s in states], 1) / len(states),
+                 "2.bias": torch.stack([s["2.bias"] for s in states]).mean(0)}
+        return state, replace(arch, hidden=sum(s["0.bias"].shape[0] for s in states))
+
+    state, arch = side_by_side([m.state_dict for m in models], first.arch)
+    race = side_by_side([m.race_state_dict for m in models], first.race.arch) if first.race is not None else None
+    return state, arch, race
 
 
 def _net_from(record: dict, path: str, arch_key: str, state_key: str, what: str) -> tuple[Architecture, dict, Weights]:

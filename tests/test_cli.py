@@ -7,7 +7,7 @@ import sys
 
 from gammon.cli import build_parser
 
-COMMANDS = ("board", "cube", "demo", "eval", "hint", "play", "rollout", "tournament", "train")
+COMMANDS = ("board", "cube", "demo", "eval", "hint", "merge", "play", "rollout", "tournament", "train")
 
 
 def test_every_subcommand_is_listed_in_the_help():

@@ -11,7 +11,8 @@ from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.movegen import generate
 from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
-from gammon.net import Architecture, Evaluator, ModelFileError, Weights, build_module, load_model, save_model, weights_from_state
+from gammon.net import (Architecture, Evaluator, ModelFileError, Weights, build_module, load_model, merge_models, save_model,
+                        weights_from_state)
 from gammon.outcomes import game_result
 from rules_reference import ruled_out
 
@@ -131,3 +132,61 @@ def test_a_model_for_another_encoding_is_refused(tmp_path):
     torch.save(record, path)
     with pytest.raises(ModelFileError, match="do not match"):
         load_model(path)
+
+
+def _phase_model(path, seed, hidden=6, inputs=219, bearoff=True):
+    arch, race_arch = Architecture(inputs=inputs, hidden=hidden), Architecture(hidden=hidden + 1)
+    save_model(path, build_module(arch, seed=seed).state_dict(), arch, games_trained=1000 * seed,
+               race=(build_module(race_arch, seed=seed + 50).state_dict(), race_arch), bearoff=bearoff)
+    return load_model(path)
+
+
+def test_a_merged_model_plays_the_mean_of_its_members_logits_in_each_net(tmp_path):
+    # Given two phase-net models trained apart (here: seeded at random) and a merged one of them
+    members = [_phase_model(tmp_path / f"m{seed}.pt", seed) for seed in (1, 2)]
+    state, arch, race = merge_models(members)
+    save_model(tmp_path / "merged.pt", state, arch, games_trained=3000, race=race, bearoff=True)
+    merged = load_model(tmp_path / "merged.pt")
+    assert (merged.arch.hidden, merged.race.arch.hidden, merged.bearoff) == (12, 14, True)
+    # When each net of the merged model scores positions of a random game
+    rng = np.random.default_rng(5)
+    boards, pos = [], Position.initial()
+    while not pos.is_game_over():
+        boards.append(pos.board)
+        plays = pos.legal_plays(tuple(int(d) for d in rng.integers(1, 7, 2)))
+        pos = pos.apply(plays[int(rng.integers(len(plays)))])
+    for inputs, weights, member_weights in ((219, merged.weights, [m.weights for m in members]),
+                                            (N_INPUTS, merged.race, [m.race for m in members])):
+        x = encode_batch(np.asarray(boards, np.int8), inputs)
+        logit = lambda p: np.log(p) - np.log1p(-p)  # noqa: E731
+        mean_logit = np.mean([logit(probabilities(w, x).astype(np.float64)) for w in member_weights], axis=0)
+        # Then its probabilities are the sigmoid of the members' mean logit
+        np.testing.assert_allclose(probabilities(weights, x), 1 / (1 + np.exp(-mean_logit)), atol=2e-6)
+
+
+def test_models_that_cannot_be_merged_are_refused_naming_the_file(tmp_path):
+    base = _phase_model(tmp_path / "base.pt", 1)
+    for name, other in (("inputs", _phase_model(tmp_path / "inputs.pt", 2, inputs=N_INPUTS)),
+                        ("bear-off database", _phase_model(tmp_path / "nodb.pt", 3, bearoff=False))):
+        with pytest.raises(ModelFileError, match=name) as info:
+            merge_models([base, other])
+        assert other.path in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ModelFileError, match="at least two"):
+        merge_models([base])
+
+
+def test_gammon_merge_writes_a_model_the_bots_load_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from gammon.bots import load
+    from gammon.cli import main
+
+    _phase_model(tmp_path / "a.pt", 1), _phase_model(tmp_path / "b.pt", 2)
+    out = tmp_path / "ab.pt"
+    assert main(["merge", str(out), str(tmp_path / "a.pt"), str(tmp_path / "b.pt")]) == 0
+    assert "2 models merged" in capsys.readouterr().out
+    model = load_model(out)
+    assert model.games_trained == 3000 and [m["file"] for m in model.metadata["metadata"]["merged_from"]] == ["a.pt", "b.pt"]
+    assert load(str(out)).choose_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
+    for args in ([str(out), str(tmp_path / "a.pt")], [str(out), str(tmp_path / "a.pt"), str(tmp_path / "missing.pt")]):
+        assert main(["merge", *args]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("gammon merge: error:") and err.count("\n") == 1 and "Traceback" not in err
