@@ -13,11 +13,12 @@ from typing import Any
 
 from gammon.bots.base import Bot
 from gammon.errors import GammonError
+from gammon.resources import SHIPPED_MODELS
 
 __all__ = ["Bot", "UnknownBotError", "load", "SPECS"]
 
 #: The spec strings :func:`load` knows besides model paths.
-SPECS = ("random", "level1", "level2", "level3", "level4", "level5", "td", "td2", "pubeval", "gnubg")
+SPECS = ("random", "level1", "level2", "level3", "level4", "level5", *SHIPPED_MODELS, "pubeval", "gnubg")
 
 
 class UnknownBotError(GammonError):
@@ -96,7 +97,7 @@ def _build(spec: str, options: dict[str, Any]) -> Bot:
         from gammon.bots.external import load_external
 
         return load_external(spec, **options)
-    if spec in ("td", "td2") or spec.endswith((".pt", ".safetensors")) or Path(spec).exists():
+    if spec in SHIPPED_MODELS or spec.endswith((".pt", ".safetensors")) or Path(spec).exists():
         from gammon.bots.neural import load_neural
 
         return load_neural(spec, **options)

@@ -223,12 +223,12 @@ def load_neural(
     """
     if spec == "td":
         path = shipped_model_path()
-    elif spec == "td2":
-        path = resources.shipped_model_path("td2")
+    elif spec in resources.SHIPPED_MODELS:
+        path = resources.shipped_model_path(spec)
         if not path.is_file():
             raise ModelFileError(f"the shipped model {path} is missing")
     else:
         path = Path(spec)
     model = load_model_cached(path)
-    name = spec if spec in ("td", "td2") else Path(spec).stem
+    name = spec if spec in resources.SHIPPED_MODELS else Path(spec).stem
     return NeuralBot(model.evaluator(), int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))
