@@ -15,8 +15,11 @@ from gammon.train.config import load_config
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_package_ships_the_repositorys_model_and_recipes():
+def test_the_package_ships_the_repositorys_models_and_recipes():
     assert resources.shipped_model_path().read_bytes() == (ROOT / "models" / "td.pt").read_bytes()
+    for spec, name in resources.SHIPPED_MODELS.items():
+        assert resources.shipped_model_path(spec).read_bytes() == (ROOT / "models" / name).read_bytes()
+        assert f'"{name}"' in (ROOT / "pyproject.toml").read_text()  # in the wheel's package data
     assert resources.recipes() == sorted(p.stem for p in (ROOT / "configs").glob("*.toml"))
     for name in resources.recipes():
         assert resources.recipe_path(name).read_bytes() == (ROOT / "configs" / f"{name}.toml").read_bytes()
