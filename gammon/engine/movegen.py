@@ -53,9 +53,8 @@ OFF = 0
 #: Columns of a step row: source point, destination point (0 = off), hit flag.
 STEP_FIELDS = 3
 MAX_STEPS = 4
-#: Bytes per play after the boards in :func:`legal_packed`: its step rows, and its game-over flag.
+#: Bytes per play after the boards in :func:`legal_packed`: its step rows and its game-over flag (every play's steps first, then every flag).
 RECORD = MAX_STEPS * STEP_FIELDS + 1
-
 
 #: Zobrist keys: one random 64-bit word per (cell, count + 16), for hashing a
 #: result from the changes of its steps without building the board.
