@@ -179,7 +179,8 @@ def test_gammon_merge_writes_a_model_the_bots_load_and_refuses_bad_input_in_one_
     from gammon.bots import load
     from gammon.cli import main
 
-    _phase_model(tmp_path / "a.pt", 1), _phase_model(tmp_path / "b.pt", 2)
+    _phase_model(tmp_path / "a.pt", 1)
+    _phase_model(tmp_path / "b.pt", 2)
     out = tmp_path / "ab.pt"
     assert main(["merge", str(out), str(tmp_path / "a.pt"), str(tmp_path / "b.pt")]) == 0
     assert "2 models merged" in capsys.readouterr().out
