@@ -1,10 +1,12 @@
-"""The learner's step with the sparse first layer (gammon.train.sparse) against torch.nn.Linear's dense one, same run.
+"""The learner's step three ways, same run: autograd with torch.nn.Linear's dense first layer, autograd with
+the sparse first layer (gammon.train.sparse.logits, the previous learner), and the passes written out without
+autograd (gammon.train.sparse.forward/backward, the learner now).
 
 One process, one torch thread, the same self-play batches (``games_per_update``
 games each, played by the recipe's starting model): the TD learner's whole
 step (:func:`gammon.train.loop.learn_step`: values, lambda-returns, loss,
-backward, Adam) timed with each first layer in turn, interleaved round by round so that the load of a shared
-machine falls on both alike. The learner's time per game is what caps
+backward, Adam) timed each way in turn, interleaved round by round so that the load of a shared
+machine falls on all alike. The learner's time per game is what caps
 training when self-play runs on other cores (more worker processes, Ray
 actors); on two cores it is about a third of the CPU a game costs.
 
@@ -35,11 +37,12 @@ from gammon.train.sparse import logits as sparse_logits  # noqa: E402
 from gammon.train.td import batch_states  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRST_LAYERS = {"dense": lambda module, x: module(x), "sparse": sparse_logits}
+#: Each way: the first layer autograd runs through, and whether the learner skips autograd.
+WAYS = {"dense": (lambda module, x: module(x), False), "sparse": (sparse_logits, False), "fused": (sparse_logits, True)}
 
 
 def learner_ms_per_game(recipe: str, batches: int, rounds: int) -> dict[str, float]:
-    """Median over ``rounds`` of each first layer's learner time per game (ms), the first round a warm-up."""
+    """Median over ``rounds`` of each way's learner time per game (ms), the first round a warm-up."""
     cfg = load_config(ROOT / "configs" / f"{recipe}.toml", ["eval_every=0"])
     nets = Nets(cfg)
     nets.warm_start(load_model(ROOT / cfg.init_model if cfg.init_model else ROOT / "models" / "td.pt"))
@@ -48,10 +51,11 @@ def learner_ms_per_game(recipe: str, batches: int, rounds: int) -> dict[str, flo
     rng = np.random.default_rng(0)
     player = SelfPlayer(played)
     data = [batch_states(player.play_many(rng, cfg.games_per_update)) for _ in range(batches)]
-    times: dict[str, list[float]] = {name: [] for name in FIRST_LAYERS}
+    times: dict[str, list[float]] = {name: [] for name in WAYS}
     for r in range(rounds + 1):
-        for name, first_layer in FIRST_LAYERS.items():
+        for name, (first_layer, fused) in WAYS.items():
             nets_module.sparse_logits = first_layer
+            nets.fused = fused
             start = time.perf_counter()
             for boards, starts, z in data:
                 learn_step(nets, optimizer, boards, starts, z, cfg.final_lam, played.kernel_args(), cfg.loss)
@@ -71,11 +75,12 @@ def main() -> int:
     torch.set_num_threads(1)
     print(f"Machine: {platform.machine()}, Python {platform.python_version()}, torch {torch.__version__}, {args.note}; "
           f"{args.batches} batches, median of {args.rounds} interleaved rounds.\n")
-    print("| recipe | dense first layer, ms a game | sparse, ms a game | dense / sparse |")
-    print("|---|---:|---:|---:|")
+    print("| recipe | autograd, dense first layer, ms a game | autograd, sparse first layer (before) | without autograd (now) | before / now |")
+    print("|---|---:|---:|---:|---:|")
     for recipe in args.recipes:
         t = learner_ms_per_game(recipe, args.batches, args.rounds)
-        print(f"| `{recipe}` | {t['dense']:.3f} | {t['sparse']:.3f} | **{t['dense'] / t['sparse']:.2f}x** |", flush=True)
+        print(f"| `{recipe}` | {t['dense']:.3f} | {t['sparse']:.3f} | {t['fused']:.3f} | **{t['sparse'] / t['fused']:.2f}x** |",
+              flush=True)
     return 0
 
 

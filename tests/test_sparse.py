@@ -67,3 +67,36 @@ def test_inputs_other_than_float32_go_through_the_module():
     module = build_module(Architecture(inputs=211, hidden=3), seed=4).double()
     x = torch.eye(211, dtype=torch.float64)
     assert torch.equal(logits(module, x), module(x))
+
+
+def _learner_gradients(nets, boards, starts, z, loss):
+    from gammon.train.td import lambda_returns
+
+    split = nets.forward(boards, nets.evaluator().kernel_args())
+    targets, _ = lambda_returns(split.values, starts, z, 0.7)
+    for p in nets.parameters():
+        p.grad = None
+    value = nets.backward(split, targets, loss)
+    return split.values, value, [None if p.grad is None else p.grad.clone() for p in nets.parameters()]
+
+
+def test_the_learner_without_autograd_gives_autograds_values_loss_and_gradients():
+    from gammon.train.config import Config
+    from gammon.train.nets import Nets
+    from gammon.train.td import batch_states
+
+    model = load_model(shipped_model_path("td2"))
+    boards, starts, z = batch_states(SelfPlayer(model.evaluator()).play_many(np.random.default_rng(11), 12))
+    for activation in ("relu", "sigmoid"):
+        nets = Nets(Config(hidden=32, inputs=N_CONTACT_INPUTS, race_hidden=16, bearoff=True, activation=activation, seed=5))
+        assert nets.fused
+        for loss in ("bce", "mse"):
+            fused = _learner_gradients(nets, boards, starts, z, loss)
+            nets.fused = False
+            torch_ = _learner_gradients(nets, boards, starts, z, loss)
+            nets.fused = True
+            np.testing.assert_allclose(fused[0], torch_[0], rtol=0, atol=1e-6)
+            assert abs(fused[1] - torch_[1]) < 1e-6 * abs(torch_[1]) + 1e-9
+            for got, want in zip(fused[2], torch_[2]):
+                assert got.shape == want.shape and got.is_contiguous()
+                np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-6 * float(want.abs().max()) + 1e-9)

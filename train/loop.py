@@ -185,7 +185,7 @@ def train(cfg: Config, *, resume: Path | None = None, device: str = "cpu", progr
                 rate = window_games / max(now - window_start, 1e-9)
                 window_start, window_games = now, 0
                 bar.set_postfix(td_err=f"{td_error:.3f}")  # the bar shows the games/s itself
-                writer.add_scalar("losses/loss", loss.item(), games)
+                writer.add_scalar("losses/loss", loss, games)
                 writer.add_scalar("losses/td_error", td_error, games)
                 writer.add_scalar("charts/games_per_second", rate, games)
                 writer.add_scalar("charts/learning_rate", lr, games)
@@ -223,22 +223,10 @@ def learn_step(nets: Nets, optimizer, boards: np.ndarray, starts: np.ndarray, z:
                loss_kind: str = "bce"):
     """One optimizer step of each net towards its own positions' lambda-returns (weighted by their number), then
     the weight averages; returns the batch's values (:class:`~gammon.train.nets.Batch`), TD errors and loss."""
-    import torch
-    import torch.nn.functional as F
-
     split = nets.forward(boards, ev)
     targets, td = lambda_returns(split.values, starts, z, lam)
-    loss = 0.0
-    trained = sum(rows.size for rows, _ in split.parts)
-    for rows, logits in split.parts:
-        targets_t = torch.from_numpy(targets if rows.size == len(targets) else targets[rows]).to(nets.device)
-        if loss_kind == "bce":
-            part = F.binary_cross_entropy_with_logits(logits, targets_t)
-        else:
-            part = F.mse_loss(torch.sigmoid(logits), targets_t)
-        loss = loss + part * (rows.size / trained)
     optimizer.zero_grad(set_to_none=True)
-    loss.backward()
+    loss = nets.backward(split, targets, loss_kind)
     optimizer.step()
     nets.update_averages()
     return split, td, loss

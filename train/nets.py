@@ -19,6 +19,7 @@ from gammon.engine.encoding import N_INPUTS, encode_batch
 from gammon.engine.network import CONTACT, RACE, evaluate_classes
 from gammon.net import Architecture, Evaluator, Model, build_module, weights_from_state
 from gammon.outcomes import rule_out_rows
+from gammon.train import sparse
 from gammon.train.config import Config, ConfigError
 from gammon.train.sparse import logits as sparse_logits
 
@@ -26,10 +27,11 @@ from gammon.train.sparse import logits as sparse_logits
 @dataclass
 class Batch:
     """A batch's positions split by class: the current values of all of them (N, 5), and per net the
-    rows it plays and its logits (with gradients)."""
+    rows it plays and its forward pass (a :class:`~gammon.train.sparse.Forward`, or on another device
+    the logits with autograd's graph)."""
 
     values: np.ndarray
-    parts: list  # (rows, logits) per trained net
+    parts: list  # (rows, forward pass) per trained net
 
 
 class Nets:
@@ -37,6 +39,8 @@ class Nets:
     averages when the config keeps them (``ema_decay``; ``averages``, one per module, else None)."""
 
     def __init__(self, cfg: Config, device: str = "cpu") -> None:
+        import torch
+
         self.cfg = cfg
         self.arch = Architecture(inputs=cfg.inputs, hidden=cfg.hidden, activation=cfg.activation)
         self.contact = build_module(self.arch, seed=cfg.seed).to(device)
@@ -46,6 +50,8 @@ class Nets:
             self.race_arch = Architecture(inputs=N_INPUTS, hidden=cfg.race_hidden, activation=cfg.activation)
             self.race = build_module(self.race_arch, seed=cfg.seed + 1).to(device)
         self.device = device
+        #: the learner's passes without autograd (:mod:`gammon.train.sparse`); on other devices, PyTorch's
+        self.fused = torch.device(device).type == "cpu"
         self.averages = None
         if cfg.ema_decay:
             from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
@@ -139,16 +145,60 @@ class Nets:
                 continue
             whole = rows.size == boards.shape[0]  # one net plays them all: no copies
             mine = boards if whole else boards[rows]
-            x = torch.from_numpy(encode_batch(mine, inputs)).to(self.device)
-            logits = sparse_logits(module, x)
-            part = torch.sigmoid(logits).detach().cpu().numpy()
-            rule_out_rows(mine, part)  # as the evaluator values them in play
-            if whole:
-                values = part
+            x = encode_batch(mine, inputs)
+            if self.fused:
+                pass_ = sparse.forward(module, x)
+                probs = _sigmoid(pass_.logits)
             else:
-                values[rows] = part
-            parts.append((rows, logits))
+                pass_ = sparse_logits(module, torch.from_numpy(x).to(self.device))
+                probs = torch.sigmoid(pass_).detach().cpu().numpy()
+            rule_out_rows(mine, probs)  # as the evaluator values them in play
+            if whole:
+                values = probs
+            else:
+                values[rows] = probs
+            parts.append((rows, pass_))
         return Batch(values, parts)
+
+    def backward(self, batch: Batch, targets: np.ndarray, loss: str = "bce") -> float:
+        """Set the nets' gradients of the loss between each net's outputs and its rows' ``targets`` (the mean
+        cross-entropy, or squared error, of each net's rows, weighted by their share of the rows); returns the loss."""
+        import torch
+        import torch.nn.functional as F
+
+        trained = sum(rows.size for rows, _ in batch.parts)
+        total = 0.0
+        for rows, pass_ in batch.parts:
+            mine = targets if rows.size == len(targets) else targets[rows]
+            share = rows.size / trained
+            if self.fused:
+                value, grad = _loss_and_gradient(pass_.logits, mine, loss)
+                sparse.backward(pass_, grad * np.float32(share))
+                total += value * share
+            else:
+                mine = torch.from_numpy(mine).to(self.device)
+                part = (F.binary_cross_entropy_with_logits(pass_, mine) if loss == "bce"
+                        else F.mse_loss(torch.sigmoid(pass_), mine))
+                total = total + part * share
+        if not self.fused and batch.parts:
+            total.backward()
+            total = total.item()
+        return float(total)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return (1.0 / (1.0 + np.exp(-x))).astype(np.float32, copy=False)
+
+
+def _loss_and_gradient(logits: np.ndarray, targets: np.ndarray, loss: str) -> tuple[float, np.ndarray]:
+    """The mean binary cross-entropy (``"bce"``, on the logits) or squared error (``"mse"``, on the
+    probabilities) over every output, and its gradient with respect to ``logits``: PyTorch's losses."""
+    p = _sigmoid(logits)
+    if loss == "bce":
+        value = np.maximum(logits, 0) - logits * targets + np.log1p(np.exp(-np.abs(logits)))
+        return float(value.mean(dtype=np.float64)), (p - targets) / np.float32(logits.size)
+    diff = p - targets
+    return float(np.mean(diff * diff, dtype=np.float64)), 2 * diff * p * (1 - p) / np.float32(logits.size)
 
 
 def _grown(state: dict, fresh: dict) -> dict:
