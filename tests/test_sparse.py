@@ -8,7 +8,7 @@ from gammon.engine.encoding import N_CONTACT_INPUTS, encode_batch
 from gammon.net import Architecture, build_module, load_model
 from gammon.resources import shipped_model_path
 from gammon.train.selfplay import SelfPlayer
-from gammon.train.sparse import logits, nonzero_inputs
+from gammon.train.sparse import encoded_inputs, logits, nonzero_inputs
 
 
 def _loss_and_grads(module, x, targets, forward):
@@ -100,3 +100,17 @@ def test_the_learner_without_autograd_gives_autograds_values_loss_and_gradients(
             for got, want in zip(fused[2], torch_[2]):
                 assert got.shape == want.shape and got.is_contiguous()
                 np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-6 * float(want.abs().max()) + 1e-9)
+
+
+def test_encoded_inputs_are_the_nonzero_inputs_of_the_encoded_boards():
+    from gammon.engine.encoding import ENCODINGS
+
+    games = SelfPlayer(load_model(shipped_model_path("td2")).evaluator()).play_many(np.random.default_rng(4), 3)
+    boards = np.concatenate([g.boards[:-1] for g in games])
+    assert boards.shape[0] > 64  # more than one block
+    for inputs in ENCODINGS:
+        got, want = encoded_inputs(boards, inputs), nonzero_inputs(encode_batch(boards, inputs))
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    empty = encoded_inputs(np.zeros((0, 26), np.int8), 211)
+    assert empty[0].tolist() == [0] and empty[3].tolist() == [0] * 212

@@ -145,12 +145,11 @@ class Nets:
                 continue
             whole = rows.size == boards.shape[0]  # one net plays them all: no copies
             mine = boards if whole else boards[rows]
-            x = encode_batch(mine, inputs)
             if self.fused:
-                pass_ = sparse.forward(module, x)
+                pass_ = sparse.forward(module, mine)
                 probs = _sigmoid(pass_.logits)
             else:
-                pass_ = sparse_logits(module, torch.from_numpy(x).to(self.device))
+                pass_ = sparse_logits(module, torch.from_numpy(encode_batch(mine, inputs)).to(self.device))
                 probs = torch.sigmoid(pass_).detach().cpu().numpy()
             rule_out_rows(mine, probs)  # as the evaluator values them in play
             if whole:

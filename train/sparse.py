@@ -23,38 +23,83 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.encoding import encode_into
+
 
 @njit(cache=True)
 def nonzero_inputs(x):
     """``x`` ((n, m) float32) by row and by column: ``(indptr, cols, row_values, colptr, rows, col_values)``."""
     n, m = x.shape
     indptr = np.empty(n + 1, np.int64)
-    colptr = np.zeros(m + 1, np.int64)
-    cols = np.empty(n * m, np.int32)
-    row_values = np.empty(n * m, np.float32)
+    cols = np.empty(n * m + 1, np.int32)
+    row_values = np.empty(n * m + 1, np.float32)
     k = 0
     for i in range(n):
         indptr[i] = k
-        for j in range(m):
+        for j in range(m):  # without a branch: which inputs are set is not predictable
             v = x[i, j]
-            if v != 0.0:
-                cols[k] = j
-                row_values[k] = v
-                colptr[j + 1] += 1
-                k += 1
+            cols[k] = j
+            row_values[k] = v
+            k += v != 0.0
     indptr[n] = k
+    colptr, rows, col_values = _columns(indptr, cols, row_values, m)
+    return indptr, cols[:k], row_values[:k], colptr, rows, col_values
+
+
+@njit(cache=True)
+def _columns(indptr, cols, row_values, m):
+    """The inputs by column (``colptr, rows, col_values``) of the by-row lists of :func:`nonzero_inputs`."""
+    n = indptr.shape[0] - 1
+    k = indptr[n]
+    colptr = np.zeros(m + 1, np.int64)
+    for t in range(k):
+        colptr[cols[t] + 1] += 1
     for j in range(m):
         colptr[j + 1] += colptr[j]
     rows = np.empty(k, np.int32)
     col_values = np.empty(k, np.float32)
     fill = colptr[:m].copy()
     for i in range(n):
-        for k2 in range(indptr[i], indptr[i + 1]):
-            j = cols[k2]
+        for t in range(indptr[i], indptr[i + 1]):
+            j = cols[t]
             at = fill[j]
             rows[at] = i
-            col_values[at] = row_values[k2]
+            col_values[at] = row_values[t]
             fill[j] = at + 1
+    return colptr, rows, col_values
+
+
+#: Boards encoded per pass of :func:`encoded_inputs` (a scratch block that stays in cache).
+_BLOCK = 64
+
+
+@njit(cache=True)
+def encoded_inputs(boards, m):
+    """The non-zero inputs of the ``m``-input encoding of ``boards`` ((n, 26) int8), as :func:`nonzero_inputs`
+    gives them for the encoded rows, without the dense ``(n, m)`` array: a block of boards at a time is
+    encoded into a scratch block and read back at once."""
+    n = boards.shape[0]
+    block = np.empty((_BLOCK, m), np.float32)
+    indptr = np.empty(n + 1, np.int64)
+    cap = n * 64 + m
+    cols = np.empty(cap, np.int32)
+    row_values = np.empty(cap, np.float32)
+    k = 0
+    for start in range(0, n, _BLOCK):
+        stop = min(start + _BLOCK, n)
+        encode_into(boards[start:stop], block)
+        for i in range(stop - start):
+            indptr[start + i] = k
+            if k + m >= cols.shape[0]:  # perhaps more set inputs than room for: grow
+                cols = np.concatenate((cols, np.empty(cols.shape[0], np.int32)))
+                row_values = np.concatenate((row_values, np.empty(row_values.shape[0], np.float32)))
+            for j in range(m):  # without a branch, as in nonzero_inputs
+                v = block[i, j]
+                cols[k] = j
+                row_values[k] = v
+                k += v != 0.0
+    indptr[n] = k
+    colptr, rows, col_values = _columns(indptr, cols, row_values, m)
     return indptr, cols[:k], row_values[:k], colptr, rows, col_values
 
 
@@ -198,21 +243,23 @@ class Forward:
     """One net's forward pass over a batch by :func:`forward`, kept for :func:`backward`: the ``logits``
     ((n, 5) float32) and what the gradients need."""
 
-    def __init__(self, module, x: np.ndarray) -> None:
+    def __init__(self, module, boards: np.ndarray) -> None:
         first, last = module[0], module[2]
         self.module = module
         self.act = 0 if type(module[1]).__name__ == "ReLU" else 1
-        indptr, cols, row_values, *self.columns = nonzero_inputs(x)
-        self.hidden = np.empty((x.shape[0], first.weight.shape[0]), np.float32)
+        indptr, cols, row_values, *self.columns = encoded_inputs(boards, first.weight.shape[1])
+        n = boards.shape[0]
+        self.hidden = np.empty((n, first.weight.shape[0]), np.float32)
         _add_rows(indptr, cols, row_values, first.weight.detach().t().contiguous().numpy(), first.bias.detach().numpy(), self.hidden)
-        self.logits = np.empty((x.shape[0], 5), np.float32)
+        self.logits = np.empty((n, 5), np.float32)
         _output_layer(self.hidden, last.weight.detach().numpy(), last.bias.detach().numpy(), self.act, self.logits)
 
 
-def forward(module, x: np.ndarray) -> Forward:
-    """The logits of ``module`` (:func:`gammon.net.build_module`'s Sequential, float32 on the CPU) for the
-    inputs ``x`` ((n, inputs) float32), without autograd: :func:`backward` gives the gradients."""
-    return Forward(module, np.ascontiguousarray(x, np.float32))
+def forward(module, boards: np.ndarray) -> Forward:
+    """The logits of ``module`` (:func:`gammon.net.build_module`'s Sequential, float32 on the CPU) for
+    ``boards`` ((n, 26), side on roll) in the encoding of its width, without autograd: :func:`backward`
+    gives the gradients."""
+    return Forward(module, np.ascontiguousarray(boards, np.int8).reshape(-1, 26))
 
 
 def backward(pass_: Forward, grad_logits: np.ndarray) -> None:
