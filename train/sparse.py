@@ -81,7 +81,7 @@ def encoded_inputs(boards, m):
     n = boards.shape[0]
     block = np.empty((_BLOCK, m), np.float32)
     indptr = np.empty(n + 1, np.int64)
-    cap = n * 64 + m
+    cap = n * 64 + m  # room for 64 set inputs a board (self-play positions set about 40); grown if short
     cols = np.empty(cap, np.int32)
     row_values = np.empty(cap, np.float32)
     k = 0
@@ -244,9 +244,11 @@ class Forward:
     ((n, 5) float32) and what the gradients need."""
 
     def __init__(self, module, boards: np.ndarray) -> None:
+        import torch
+
         first, last = module[0], module[2]
         self.module = module
-        self.act = 0 if type(module[1]).__name__ == "ReLU" else 1
+        self.act = 0 if isinstance(module[1], torch.nn.ReLU) else 1
         indptr, cols, row_values, *self.columns = encoded_inputs(boards, first.weight.shape[1])
         n = boards.shape[0]
         self.hidden = np.empty((n, first.weight.shape[0]), np.float32)
