@@ -1,4 +1,4 @@
-"""The learner's sparse first layer (gammon.train.sparse) against torch.nn.Linear."""
+"""The learner's sparse first layer (gammon.train.sparse) against torch.nn.Linear, and its passes without autograd against autograd's."""
 
 import numpy as np
 import torch
@@ -95,6 +95,7 @@ def test_the_learner_without_autograd_gives_autograds_values_loss_and_gradients(
             nets.fused = False
             torch_ = _learner_gradients(nets, boards, starts, z, loss)
             nets.fused = True
+            assert all(g is not None for g in fused[2] + torch_[2])  # both nets had positions
             np.testing.assert_allclose(fused[0], torch_[0], rtol=0, atol=1e-6)
             assert abs(fused[1] - torch_[1]) < 1e-6 * abs(torch_[1]) + 1e-9
             for got, want in zip(fused[2], torch_[2]):

@@ -81,18 +81,14 @@ def encoded_inputs(boards, m):
     n = boards.shape[0]
     block = np.empty((_BLOCK, m), np.float32)
     indptr = np.empty(n + 1, np.int64)
-    cap = n * 64 + m  # room for 64 set inputs a board (self-play positions set about 40); grown if short
-    cols = np.empty(cap, np.int32)
-    row_values = np.empty(cap, np.float32)
+    cols = np.empty(n * m + 1, np.int32)  # room for every input (only the pages written are touched)
+    row_values = np.empty(n * m + 1, np.float32)
     k = 0
     for start in range(0, n, _BLOCK):
         stop = min(start + _BLOCK, n)
         encode_into(boards[start:stop], block)
         for i in range(stop - start):
             indptr[start + i] = k
-            if k + m >= cols.shape[0]:  # perhaps more set inputs than room for: grow
-                cols = np.concatenate((cols, np.empty(cols.shape[0], np.int32)))
-                row_values = np.concatenate((row_values, np.empty(row_values.shape[0], np.float32)))
             for j in range(m):  # without a branch, as in nonzero_inputs
                 v = block[i, j]
                 cols[k] = j
