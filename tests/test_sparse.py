@@ -104,7 +104,10 @@ def test_the_learner_without_autograd_gives_autograds_values_loss_and_gradients(
 
 
 def test_encoded_inputs_are_the_nonzero_inputs_of_the_encoded_boards():
+    from gammon.engine.cache import refresh
     from gammon.engine.encoding import ENCODINGS
+
+    refresh()
 
     games = SelfPlayer(load_model(shipped_model_path("td2")).evaluator()).play_many(np.random.default_rng(4), 3)
     boards = np.concatenate([g.boards[:-1] for g in games])

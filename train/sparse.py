@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.cache import cross_file, refresh
 from gammon.engine.encoding import encode_into
 
 
@@ -73,6 +74,7 @@ def _columns(indptr, cols, row_values, m):
 _BLOCK = 64
 
 
+@cross_file
 @njit(cache=True)
 def encoded_inputs(boards, m):
     """The non-zero inputs of the ``m``-input encoding of ``boards`` ((n, 26) int8), as :func:`nonzero_inputs`
@@ -257,6 +259,7 @@ def forward(module, boards: np.ndarray) -> Forward:
     """The logits of ``module`` (:func:`gammon.net.build_module`'s Sequential, float32 on the CPU) for
     ``boards`` ((n, 26), side on roll) in the encoding of its width, without autograd: :func:`backward`
     gives the gradients."""
+    refresh()  # encoded_inputs compiles the encoder in
     return Forward(module, np.ascontiguousarray(boards, np.int8).reshape(-1, 26))
 
 
