@@ -31,27 +31,59 @@ from gammon.engine.encoding import encode_into
 def nonzero_inputs(x):
     """``x`` ((n, m) float32) by row and by column: ``(indptr, cols, row_values, colptr, rows, col_values)``."""
     n, m = x.shape
-    indptr = np.empty(n + 1, np.int64)
-    cols = np.empty(n * m + 1, np.int32)
-    row_values = np.empty(n * m + 1, np.float32)
+    indptr, cols, row_values = _room(n, m)
+    k = _append_rows(x, 0, indptr, cols, row_values, 0)
+    return _lists(indptr, cols, row_values, k, m)
+
+
+#: Boards encoded per pass of :func:`encoded_inputs` (a scratch block that stays in cache).
+_BLOCK = 64
+
+
+@cross_file
+@njit(cache=True)
+def encoded_inputs(boards, m):
+    """The non-zero inputs of the ``m``-input encoding of ``boards`` ((n, 26) int8), as :func:`nonzero_inputs`
+    gives them for the encoded rows, without the dense ``(n, m)`` array: a block of boards at a time is
+    encoded into a scratch block and read back at once."""
+    n = boards.shape[0]
+    block = np.empty((_BLOCK, m), np.float32)
+    indptr, cols, row_values = _room(n, m)
     k = 0
-    for i in range(n):
-        indptr[i] = k
-        for j in range(m):  # without a branch: which inputs are set is not predictable
+    for start in range(0, n, _BLOCK):
+        stop = min(start + _BLOCK, n)
+        encode_into(boards[start:stop], block)
+        k = _append_rows(block[: stop - start], start, indptr, cols, row_values, k)
+    return _lists(indptr, cols, row_values, k, m)
+
+
+@njit(cache=True, inline="always")
+def _room(n, m):
+    """Empty by-row lists for ``n`` rows of ``m`` inputs: ``indptr`` and room for every input (only the pages
+    written are touched), one more for the scan's write past the last set entry."""
+    return np.empty(n + 1, np.int64), np.empty(n * m + 1, np.int32), np.empty(n * m + 1, np.float32)
+
+
+@njit(cache=True, inline="always")
+def _append_rows(x, first, indptr, cols, row_values, k):
+    """Append the non-zero entries of the rows ``x`` (rows ``first`` on of the whole) to the by-row lists from
+    entry ``k``; returns the entries then listed."""
+    for i in range(x.shape[0]):
+        indptr[first + i] = k
+        for j in range(x.shape[1]):  # without a branch: which inputs are set is not predictable
             v = x[i, j]
             cols[k] = j
             row_values[k] = v
             k += v != 0.0
-    indptr[n] = k
-    colptr, rows, col_values = _columns(indptr, cols, row_values, m)
-    return indptr, cols[:k], row_values[:k], colptr, rows, col_values
+    return k
 
 
 @njit(cache=True)
-def _columns(indptr, cols, row_values, m):
-    """The inputs by column (``colptr, rows, col_values``) of the by-row lists of :func:`nonzero_inputs`."""
+def _lists(indptr, cols, row_values, k, m):
+    """The by-row lists of ``k`` entries closed and trimmed, and the same inputs by column:
+    ``(indptr, cols, row_values, colptr, rows, col_values)``."""
     n = indptr.shape[0] - 1
-    k = indptr[n]
+    indptr[n] = k
     colptr = np.zeros(m + 1, np.int64)
     for t in range(k):
         colptr[cols[t] + 1] += 1
@@ -67,37 +99,6 @@ def _columns(indptr, cols, row_values, m):
             rows[at] = i
             col_values[at] = row_values[t]
             fill[j] = at + 1
-    return colptr, rows, col_values
-
-
-#: Boards encoded per pass of :func:`encoded_inputs` (a scratch block that stays in cache).
-_BLOCK = 64
-
-
-@cross_file
-@njit(cache=True)
-def encoded_inputs(boards, m):
-    """The non-zero inputs of the ``m``-input encoding of ``boards`` ((n, 26) int8), as :func:`nonzero_inputs`
-    gives them for the encoded rows, without the dense ``(n, m)`` array: a block of boards at a time is
-    encoded into a scratch block and read back at once."""
-    n = boards.shape[0]
-    block = np.empty((_BLOCK, m), np.float32)
-    indptr = np.empty(n + 1, np.int64)
-    cols = np.empty(n * m + 1, np.int32)  # room for every input (only the pages written are touched)
-    row_values = np.empty(n * m + 1, np.float32)
-    k = 0
-    for start in range(0, n, _BLOCK):
-        stop = min(start + _BLOCK, n)
-        encode_into(boards[start:stop], block)
-        for i in range(stop - start):
-            indptr[start + i] = k
-            for j in range(m):  # without a branch, as in nonzero_inputs
-                v = block[i, j]
-                cols[k] = j
-                row_values[k] = v
-                k += v != 0.0
-    indptr[n] = k
-    colptr, rows, col_values = _columns(indptr, cols, row_values, m)
     return indptr, cols[:k], row_values[:k], colptr, rows, col_values
 
 
