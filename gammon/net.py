@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encoding import ENCODINGS, N_INPUTS
+from gammon.engine.encoding import ENCODINGS, N_INPUTS, linear_inputs
 from gammon.errors import GammonError
 
 #: Activation codes of the Numba kernels.
@@ -132,6 +132,18 @@ class Weights:
     def flat(self) -> np.ndarray:
         return np.concatenate([self.w1.ravel(), self.b1, self.w2.ravel(), self.b2]).astype(np.float32)
 
+    def folded(self) -> Weights:
+        """The same network with the inputs that are sums of others (:func:`~gammon.engine.encoding.linear_inputs`)
+        folded into them: their weight rows moved onto the units and bars they are sums of (and their constants
+        into ``b1``), their own rows zero. It computes the same function (to float32 rounding) and is what the
+        kernels play with: an incremental evaluation adds no rows for the folded inputs.
+        """
+        folded, a, c = linear_inputs(self.w1.shape[0])
+        rows = self.w1[folded].astype(np.float64)
+        w1 = self.w1 + a.T @ rows
+        w1[folded] = 0.0
+        return replace(self, w1=np.ascontiguousarray(w1, np.float32), b1=(self.b1 + c @ rows).astype(np.float32))
+
     @staticmethod
     def flat_size(arch: Architecture) -> int:
         return arch.inputs * arch.hidden + arch.hidden + 5 * arch.hidden + 5
@@ -154,6 +166,7 @@ class Evaluator:
     contact: Weights
     race: Weights | None = None
     bearoff: bool = False
+    _kernel_nets: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.race is not None:
@@ -198,9 +211,12 @@ class Evaluator:
         return cls(Weights.from_flat(flat[:n], contact_arch), race, bool(layout["bearoff"]))
 
     def kernel_args(self) -> tuple:
-        """The tuple the compiled kernels take (:mod:`gammon.engine.network`); loads the database if used."""
-        c = self.contact
-        race = (self.race.w1, self.race.b1, self.race.w2, self.race.b2) if self.race is not None else _NO_NET
+        """The tuple the compiled kernels take (:mod:`gammon.engine.network`), the nets :meth:`~Weights.folded`
+        (once per evaluator); loads the database if used."""
+        if self._kernel_nets is None:
+            self._kernel_nets = (self.contact.folded(), None if self.race is None else self.race.folded())
+        c, r = self._kernel_nets
+        race = (r.w1, r.b1, r.w2, r.b2) if r is not None else _NO_NET
         if self.bearoff:
             from gammon.bearoff import database
 

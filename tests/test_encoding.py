@@ -7,7 +7,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.analysis import escape_rolls, shot_rolls
-from gammon.engine.encoding import N_INPUTS, N_RAW, encode_batch, encode_board, input_names
+from gammon.engine.encoding import ENCODINGS, FOLDED, N_INPUTS, N_RAW, encode_batch, encode_board, input_names, linear_inputs
 from gammon.engine.movegen import generate
 
 ME, THEM = N_RAW + 1, N_RAW + 1 + 7
@@ -199,3 +199,16 @@ def test_a_summary_updated_at_the_points_a_play_changed_equals_the_summary_of_th
                     checked += 1
                     hits += b[25] > base[25]
     assert checked > 20_000 and hits > 500
+
+
+@pytest.mark.parametrize("width", sorted(ENCODINGS))
+def test_the_folded_inputs_are_sums_of_the_point_units_and_bars(width):
+    # Given positions from random games, races and bear-offs among them, in every encoding
+    x = encode_batch(random_boards(3000, seed=9), width).astype(np.float64)
+    folded, a, c = linear_inputs(width)
+    # Then each folded input is its constant plus its sum of the other inputs, none of them folded
+    assert {input_names(width)[i].split(".")[1] for i in folded} >= {"off", "pips", "home", "blots", "back"}
+    assert np.abs(x[:, folded] - (c + x @ a.T)).max() < 1e-6
+    assert not a[:, folded].any() and not a[:, N_RAW + 1 :].any()
+    # And the summary features that are not sums (prime, shots, escapes, ...) are not folded
+    assert not FOLDED[[N_RAW, ME + PRIME, ME + SHOTS, ME + ESCAPES, THEM + PRIME, THEM + SHOTS, THEM + ESCAPES]].any()

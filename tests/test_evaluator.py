@@ -11,7 +11,7 @@ from gammon import Position
 from gammon.bearoff import database, is_bearoff
 from gammon.bots.neural import NeuralBot
 from gammon.engine.analysis import ROLLS, in_contact
-from gammon.engine.encoding import N_CONTACT_INPUTS, N_INPUTS, N_RICH_INPUTS, encode_batch, encode_board, input_names
+from gammon.engine.encoding import FOLDED, N_CONTACT_INPUTS, N_INPUTS, N_RICH_INPUTS, encode_batch, encode_board, input_names
 from gammon.engine.movegen import generate
 from gammon.engine.network import BEAROFF, CONTACT, RACE, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
@@ -323,3 +323,19 @@ def test_a_finished_board_is_valued_as_the_losers_exact_outcome():
     out = np.empty((1, 5), np.float32)
     evaluate_batch(finished, FULL.kernel_args(), out)
     assert out[0].tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("inputs", [N_INPUTS, N_CONTACT_INPUTS, N_RICH_INPUTS])
+def test_a_folded_net_computes_the_same_probabilities_without_rows_for_the_folded_inputs(inputs):
+    # Given a random net and positions from random games
+    weights = net(inputs, 32, 12)
+    x = encode_batch(np.stack(game_boards(400, seed=13)), inputs)
+    # When its inputs that are sums of others are folded into them
+    folded = weights.folded()
+    # Then it gives the same probabilities, also with those inputs left out, and has no rows of its own for them
+    dropped = x.copy()
+    dropped[:, FOLDED[:inputs]] = 0.0
+    expected = probabilities(weights, x)
+    assert np.abs(probabilities(folded, x) - expected).max() < 1e-5
+    assert np.abs(probabilities(folded, dropped) - expected).max() < 1e-5
+    assert not folded.w1[FOLDED[:inputs]].any() and folded.w1[~FOLDED[:inputs]].any()

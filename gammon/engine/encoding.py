@@ -144,6 +144,46 @@ ENCODINGS = {
 
 _CONTACT = N_RAW
 
+def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The inputs of the encoding ``width`` wide that are linear in the point units and the bars: ``(folded, a, c)``
+    with ``x[folded] == c + a @ x`` for the inputs ``x`` of every board, ``a`` zero in the ``folded`` columns.
+
+    A point's count is linear in its units (``n = u0 + u1 + u2 + 2 * u3``),
+    it is made when ``u1`` is set and holds a blot when ``u0 - u1`` is, and a
+    bar's count is twice its input. So both sides' checkers borne off, pips,
+    home-board points, blots and checkers back, and (contact encodings) the
+    anchors in the other side's home board, are sums of other inputs: a
+    network's first layer can carry their weights on those inputs instead
+    (:meth:`gammon.net.Weights.folded`), and an incremental evaluation then
+    adds no weight rows of its own for them.
+    """
+    rows: list[tuple[int, np.ndarray, float]] = []
+    for side, raw, bar, first, extra in ((0, 0, 192, N_RAW + 1, N_INPUTS + 1), (1, 96, 193, N_RAW + 1 + N_SIDE, N_INPUTS + N_EXTRA_SIDE + 1)):
+        count, pips, made, blots = (np.zeros((25, width)) for _ in range(4))
+        for q in range(1, 25):  # the side's own numbering
+            units = raw + 4 * (q - 1) + np.arange(4)
+            count[q, units] = (1.0, 1.0, 1.0, 2.0)
+            made[q, units[1]] = 1.0
+            blots[q, units[:2]] = (1.0, -1.0)
+        on_bar = np.zeros(width)
+        on_bar[bar] = 2.0
+        checkers = count.sum(axis=0) + on_bar
+        rows.append((194 + side, -checkers / 15.0, 1.0))  # borne off: (15 - checkers) / 15
+        rows.append((first, (np.arange(25) @ count + 25 * on_bar) * 0.01, 0.0))  # pips
+        rows.append((first + 1, made[1:7].sum(axis=0) / 6.0, 0.0))  # home-board points
+        rows.append((first + 3, blots.sum(axis=0) * 0.2, 0.0))  # blots
+        rows.append((first + 4, (count[19:].sum(axis=0) + on_bar) * 0.2, 0.0))  # back: in the other home board or on the bar
+        if width > N_INPUTS:
+            rows.append((extra, made[19:].sum(axis=0) / 3.0, 0.0))  # anchors in the other home board
+    folded = np.array([i for i, _, _ in rows])
+    return folded, np.array([r for _, r, _ in rows]), np.array([k for _, _, k in rows])
+
+
+#: Whether input ``i`` is one of :func:`linear_inputs`' folded inputs (of every encoding it belongs to).
+FOLDED = np.zeros(N_RICH_INPUTS, np.bool_)
+FOLDED[linear_inputs(N_RICH_INPUTS)[0]] = True
+
+
 @njit(cache=True, inline="always")
 def _point_units(out: np.ndarray, row: int, base: int, n: int) -> None:
     if n >= 1:

@@ -12,7 +12,9 @@ one tuple ``ev`` (:meth:`gammon.net.Evaluator.kernel_args`)::
     (w1, b1, w2, b2, rw1, rb1, rw2, rb2, act, off, first)
 
 the contact net, the race net (``rw1`` with no rows: none, the contact net
-plays races too), the activation code of both, and the one-sided bear-off
+plays races too), both :meth:`~gammon.net.Weights.folded` (the inputs that
+are sums of the point units and bars have zero rows, and the kernels skip
+them), the activation code of both, and the one-sided bear-off
 tables of :mod:`gammon.bearoff` (no rows: not used). A position is first
 classified (:func:`position_class`): a pure bear-off is valued exactly from
 the tables, a race (no contact) by the race net, anything else by the
@@ -39,6 +41,7 @@ from gammon.engine.analysis import in_contact
 from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.encoding import (
+    FOLDED,
     N_CONTACT_INPUTS,
     N_INPUTS,
     N_RAW,
@@ -162,6 +165,15 @@ def forward_into(x, n, w1, b1, w2, b2, act, out):
 
 
 @njit(cache=True, inline="always")
+def _drop_folded(x) -> None:
+    """Zero the folded inputs of the encoded row ``x``: their weight rows in ``ev``'s nets are zero
+    (:meth:`gammon.net.Weights.folded`), so a sparse first layer need not visit them."""
+    for i in range(x.shape[0]):
+        if FOLDED[i]:
+            x[i] = 0.0
+
+
+@njit(cache=True, inline="always")
 def _phases(ev) -> bool:
     """Whether ``ev`` has a race net or the bear-off tables: without them every position is a contact position."""
     return ev[4].shape[0] > 0 or ev[9].shape[0] > 0
@@ -203,6 +215,7 @@ def evaluate_into(b, ev, x, out) -> None:
     w1, b1, w2, b2 = (ev[4], ev[5], ev[6], ev[7]) if race else (ev[0], ev[1], ev[2], ev[3])
     row = x[:, : w1.shape[0]]
     encode_into(b.reshape(1, 26), row)
+    _drop_folded(row[0])
     forward_into(row, 1, w1, b1, w2, b2, ev[8], out.reshape(1, 5))
     rule_out_into(b, out)
 
@@ -251,23 +264,10 @@ def base_layer(board, ev):
     nh = w1.shape[1]
     x = np.empty((1, nin), np.float32)
     encode_into(base.reshape(1, 26), x)
+    _drop_folded(x[0])
     h0 = np.empty(nh, np.float32)
     _sparse_layer(x[0], w1, b1, h0, np.empty(nin, np.int64), np.empty(nin, np.float32))
     return base, x[0], h0, net
-
-
-@cross_file
-@njit(cache=True, fastmath=True, inline="always")
-def _side_counts(base):
-    """Checkers (in play or on the bar) of the side on roll in ``base`` and of the other side."""
-    mine0 = 0
-    theirs0 = 0
-    for p in range(26):
-        if base[p] > 0:
-            mine0 += base[p]
-        elif base[p] < 0:
-            theirs0 -= base[p]
-    return mine0, theirs0
 
 
 @njit(cache=True, inline="always")
@@ -292,7 +292,8 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
     a contact position is valued from scratch in the net of its class; every
     other candidate incrementally in the base's net: the base's first layer
     plus the weight rows of the per-point inputs the play changed, and of
-    the whole-board inputs, recomputed from the base's summary
+    the whole-board inputs that are not folded into them
+    (:data:`~gammon.engine.encoding.FOLDED`), recomputed from the base's summary
     (:func:`~gammon.engine.encoding.summarise`) updated at those points. The
     outcomes that cannot happen are ruled out
     (:func:`~gammon.outcomes.rule_out_into`).
@@ -319,7 +320,6 @@ def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
     s0 = sums[0]
     s = sums[1]
     summarise(base, s0)
-    mine0, theirs0 = _side_counts(base)
     g0 = x0[N_RAW:]
     extra = g.shape[0] > N_INPUTS - N_RAW
     rich = g.shape[0] > N_CONTACT_INPUTS - N_RAW
@@ -368,15 +368,7 @@ def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
             rows[m] = 193
             values[m] = -(b[0] - base[0]) * 0.5
             m += 1
-        if mine != mine0:
-            rows[m] = 194
-            values[m] = (mine0 - mine) / 15.0
-            m += 1
-        if theirs != theirs0:
-            rows[m] = 195
-            values[m] = (theirs0 - theirs) / 15.0
-            m += 1
-        # the whole-board inputs that changed
+        # the whole-board inputs that changed (the folded ones and the checkers borne off have no rows)
         inputs_from_summary(b, s, g, 0)
         if extra:
             extra_from_summary(b, s, g, N_INPUTS - N_RAW)
@@ -384,7 +376,7 @@ def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
                 rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
         for k in range(g.shape[0]):
             d = g[k] - g0[k]
-            if d != 0.0:
+            if d != 0.0 and not FOLDED[N_RAW + k]:
                 rows[m] = N_RAW + k
                 values[m] = d
                 m += 1
