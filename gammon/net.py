@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encoding import ENCODINGS, N_INPUTS, linear_inputs
+from gammon.engine.encoding import ENCODINGS, N_INPUTS
 from gammon.errors import GammonError
 
 #: Activation codes of the Numba kernels.
@@ -138,11 +138,10 @@ class Weights:
         into ``b1``), their own rows zero. It computes the same function (to float32 rounding) and is what the
         kernels play with: an incremental evaluation adds no rows for the folded inputs.
         """
-        folded, a, c = linear_inputs(self.w1.shape[0])
-        rows = self.w1[folded].astype(np.float64)
-        w1 = self.w1 + a.T @ rows
-        w1[folded] = 0.0
-        return replace(self, w1=np.ascontiguousarray(w1, np.float32), b1=(self.b1 + c @ rows).astype(np.float32))
+        from gammon.engine.network import fold_weights
+
+        w1, b1 = fold_weights(self.w1, self.b1)
+        return replace(self, w1=w1, b1=b1)
 
     @staticmethod
     def flat_size(arch: Architecture) -> int:

@@ -179,9 +179,20 @@ def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.nda
     return folded, np.array([r for _, r, _ in rows]), np.array([k for _, _, k in rows])
 
 
+def _fold_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`linear_inputs` of the widest encoding, its sums by row: ``(folded, starts, columns, coefficients,
+    constants)``, row ``r``'s terms at ``starts[r]:starts[r + 1]`` (the narrower encodings' rows are a subset)."""
+    folded, a, c = linear_inputs(N_RICH_INPUTS)
+    rows, columns = np.nonzero(a)
+    starts = np.searchsorted(rows, np.arange(len(folded) + 1))
+    return folded, starts, columns, a[rows, columns].astype(np.float32), c.astype(np.float32)
+
+
+#: :func:`linear_inputs`, by row, for :func:`gammon.engine.network.fold_weights` (computed when the module loads).
+FOLD_TABLE = _fold_table()
 #: Whether input ``i`` is one of :func:`linear_inputs`' folded inputs (of every encoding it belongs to).
 FOLDED = np.zeros(N_RICH_INPUTS, np.bool_)
-FOLDED[linear_inputs(N_RICH_INPUTS)[0]] = True
+FOLDED[FOLD_TABLE[0]] = True
 
 
 @njit(cache=True, inline="always")
