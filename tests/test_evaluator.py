@@ -11,11 +11,12 @@ from gammon import Position
 from gammon.bearoff import database, is_bearoff
 from gammon.bots.neural import NeuralBot
 from gammon.engine.analysis import ROLLS, in_contact
-from gammon.engine.encoding import FOLDED, N_CONTACT_INPUTS, N_INPUTS, N_RICH_INPUTS, encode_batch, encode_board, input_names
+from gammon.engine.encoding import FOLDED, N_CONTACT_INPUTS, N_INPUTS, N_RAW, N_RICH_INPUTS, encode_batch, encode_board, input_names
 from gammon.engine.movegen import generate
-from gammon.engine.network import BEAROFF, CONTACT, RACE, play_equities, position_class, probabilities
+from gammon.engine.network import BEAROFF, CONTACT, RACE, base_layer, next_base_layer, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import game_result, mover_equity
+from gammon.train.selfplay import SelfPlayer
 from rules_reference import ruled_out
 
 EXTRA = {name: i for i, name in enumerate(input_names(N_CONTACT_INPUTS))}
@@ -339,3 +340,28 @@ def test_a_folded_net_computes_the_same_probabilities_without_rows_for_the_folde
     assert np.abs(probabilities(folded, x) - expected).max() < 1e-5
     assert np.abs(probabilities(folded, dropped) - expected).max() < 1e-5
     assert not folded.w1[FOLDED[:inputs]].any() and folded.w1[~FOLDED[:inputs]].any()
+
+
+@pytest.mark.parametrize("ev", [FULL, Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_INPUTS, 16, 7), bearoff=True)],
+                         ids=["contact-race-bearoff", "rich-227-race-bearoff"])
+def test_a_base_layer_carried_on_from_the_same_players_previous_turn_equals_the_one_from_scratch(ev):
+    # Given whole self-play games (contact, then races and bear-offs)
+    kernel = ev.kernel_args()
+    games = SelfPlayer(ev).play_many(np.random.default_rng(14), 20)
+    worst = 0.0
+    nets = set()
+    for game in games:
+        last = [(game.boards[0], np.zeros(1, np.float32), np.zeros(1, np.float32), -1)] * 2
+        for t, board in enumerate(game.boards[:-1]):
+            # When each turn's base layer starts from the same player's previous one
+            last[t % 2] = next_base_layer(board, kernel, last[t % 2])
+            base, g0, h0, net_index = last[t % 2]
+            fresh = base_layer(board, kernel)
+            # Then it is the base layer from scratch: the same position, net and (unfolded) whole-board inputs,
+            # and the first layer to float32 rounding
+            live = ~FOLDED[N_RAW : N_RAW + g0.shape[0]]
+            assert np.array_equal(base, fresh[0]) and net_index == fresh[3]
+            assert np.array_equal(g0[live], fresh[1][live])
+            worst = max(worst, float(np.abs(h0 - fresh[2]).max()))
+            nets.add(net_index)
+    assert worst < 1e-4 and nets == {0, 4}

@@ -5,7 +5,9 @@ on roll (``boards[0]`` is the starting position, or where :class:`Starts`
 puts it: a random race, or the opening after a few random plays), then the final board seen
 by the loser, and the points the winner scored (1, 2 or 3). Both sides play
 greedily with the same network: each turn every legal play is scored in one
-batch (:func:`gammon.engine.network.play_equities`) and the best is taken. The dice are
+batch (:func:`gammon.engine.network.score_from_base`) and the best is taken, the
+turn's first layer carried on from the same player's previous turn
+(:func:`gammon.engine.network.next_base_layer`). The dice are
 drawn up front from a numpy ``Generator``, so a game is a pure function of
 the weights and the generator state (exact resumes).
 """
@@ -21,7 +23,7 @@ from gammon.dice import draw_rolls
 from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import play_equities
+from gammon.engine.network import next_base_layer, score_from_base
 from gammon.net import Evaluator, Weights
 from gammon.outcomes import game_result
 from gammon.position import Position
@@ -46,6 +48,8 @@ def play_turns(board, dice, ev, boards_out):
     cur = board.copy()
     m = dice.shape[0]
     eq = np.empty(64, np.float64)
+    none = (cur, np.zeros(1, np.float32), np.zeros(1, np.float32), -1)  # no base layer yet
+    last_even, last_odd = none, none  # each player's last base layer, the start of its next one
     for t in range(m):
         boards_out[t] = cur
         after, _, over = generate_after(cur, dice[t, 0], dice[t, 1])
@@ -54,7 +58,13 @@ def play_turns(board, dice, ev, boards_out):
         if n > 1:
             if n > eq.shape[0]:
                 eq = np.empty(2 * n, np.float64)
-            play_equities(cur, after, over, ev, eq)
+            if t % 2 == 0:
+                last_even = next_base_layer(cur, ev, last_even)
+                base, g0, h0, net = last_even
+            else:
+                last_odd = next_base_layer(cur, ev, last_odd)
+                base, g0, h0, net = last_odd
+            score_from_base(base, g0, h0, net, after, over, ev, eq)
             for i in range(1, n):
                 if eq[i] > eq[best]:
                     best = i

@@ -283,23 +283,60 @@ def evaluate_classes(boards, ev, classes, values) -> None:
 @cross_file
 @njit(cache=True, fastmath=True)
 def base_layer(board, ev):
-    """``(base, x0, h0, net)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
+    """``(base, g0, h0, net)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
     after the move, ``net`` the net that scores its candidates incrementally (0 the contact net, 4 the race
-    net: the index of its weights in ``ev``), ``x0`` the base's inputs and ``h0`` its first-layer
-    pre-activations in that net (the start of every candidate's)."""
-    base = np.empty(26, np.int8)
-    for i in range(26):
-        base[i] = -board[25 - i]
-    net = 4 if ev[4].shape[0] > 0 and not in_contact(base) else 0
+    net: the index of its weights in ``ev``), ``g0`` the base's whole-board inputs (those after the
+    :data:`~gammon.engine.encoding.N_RAW` point units and bars) and ``h0`` its first-layer pre-activations
+    in that net (the start of every candidate's)."""
+    base = _flipped(board)
+    net = _base_net(base, ev)
     w1, b1 = (ev[4], ev[5]) if net == 4 else (ev[0], ev[1])
     nin = w1.shape[0]
-    nh = w1.shape[1]
     x = np.empty((1, nin), np.float32)
     encode_into(base.reshape(1, 26), x)
     _drop_folded(x[0])
-    h0 = np.empty(nh, np.float32)
+    h0 = np.empty(w1.shape[1], np.float32)
     _sparse_layer(x[0], w1, b1, h0, np.empty(nin, np.int64), np.empty(nin, np.float32))
-    return base, x[0], h0, net
+    return base, x[0, N_RAW:].copy(), h0, net
+
+
+@cross_file
+@njit(cache=True, fastmath=True)
+def next_base_layer(board, ev, last):
+    """:func:`base_layer` of ``board`` from ``last``, the base layer of an earlier position seen by the same
+    side (in self-play, the same player's previous turn): incrementally, as a candidate play is scored
+    (:func:`candidates_into`), when both are in the same net; else from scratch.
+
+    Along a game the first layer then carries the float32 rounding of each step
+    (a few 1e-5 at most over a game, against values of order 1).
+    """
+    prev, g_prev, h_prev, net_prev = last
+    base = _flipped(board)
+    net = _base_net(base, ev)
+    if net != net_prev:
+        return base_layer(board, ev)
+    w1 = ev[4] if net == 4 else ev[0]
+    g, h, rows, values, _, _, sums = _scratch(net, ev)
+    summarise(prev, sums[0])
+    _increment(prev, sums[0], g_prev, h_prev, base, w1, g, h, rows, values, sums[1])
+    return base, g, h, net
+
+
+@njit(cache=True, inline="always")
+def _flipped(board):
+    """``board`` seen by the other side."""
+    base = np.empty(26, np.int8)
+    for i in range(26):
+        base[i] = -board[25 - i]
+    return base
+
+
+@cross_file
+@njit(cache=True, inline="always")
+def _base_net(base, ev) -> int:
+    """The net that scores the candidates of a turn from ``base``: 4 the race net (when ``ev`` has one and
+    ``base`` has no contact), else 0 the contact net."""
+    return 4 if ev[4].shape[0] > 0 and not in_contact(base) else 0
 
 
 @njit(cache=True, inline="always")
@@ -314,8 +351,61 @@ def _workspace(nin, nh, wide):
 
 
 @cross_file
+@njit(cache=True, fastmath=True, inline="always")
+def _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s):
+    """The first layer ``h`` and the whole-board inputs ``g`` of board ``b`` from those of ``base`` (``h0``,
+    ``g0`` and its summary ``s0``): ``h0`` plus the weight rows of the per-point inputs that changed, and of
+    the whole-board inputs (but the folded ones) recomputed from the summary ``s`` updated at those points.
+    Returns the checkers each side has in play or on the bar in ``b``."""
+    # the per-point inputs that changed, and the summary updated at those points
+    s[:] = s0
+    m = 0
+    mine = 0
+    theirs = 0
+    for p in range(1, 25):
+        v = b[p]
+        if v > 0:
+            mine += v
+        elif v < 0:
+            theirs -= v
+        v0 = base[p]
+        if v != v0:
+            m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
+            m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
+            summarise_point(s, p, v0, -1)
+            summarise_point(s, p, v, 1)
+    mine += b[25]
+    theirs -= b[0]
+    if b[25] != base[25] or b[0] != base[0]:
+        summarise_bars(s, base[25], base[0], -1)
+        summarise_bars(s, b[25], b[0], 1)
+    if b[25] != base[25]:
+        rows[m] = 192
+        values[m] = (b[25] - base[25]) * 0.5
+        m += 1
+    if b[0] != base[0]:
+        rows[m] = 193
+        values[m] = -(b[0] - base[0]) * 0.5
+        m += 1
+    # the whole-board inputs that changed, but the folded ones (they have no rows)
+    inputs_from_summary(b, s, g, 0)
+    if g.shape[0] > N_INPUTS - N_RAW:
+        extra_from_summary(b, s, g, N_INPUTS - N_RAW)
+        if g.shape[0] > N_CONTACT_INPUTS - N_RAW:
+            rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
+    for k in range(g.shape[0]):
+        d = g[k] - g0[k]
+        if d != 0.0 and not FOLDED[N_RAW + k]:
+            rows[m] = N_RAW + k
+            values[m] = d
+            m += 1
+    _add_rows(h, h0, w1, rows, values, m)
+    return mine, theirs
+
+
+@cross_file
 @njit(cache=True, fastmath=True)
-def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
+def candidates_into(base, g0, h0, net, after, over, ev, out) -> None:
     """The candidate loop of :func:`play_probabilities` and :func:`play_equities`, from a :func:`base_layer`
     (shared by every roll of one position): ``out[c]`` (five) for the side on roll after play ``c``.
 
@@ -335,14 +425,14 @@ def candidates_into(base, x0, h0, net, after, over, ev, out) -> None:
     """
     w1, w2, b2 = (ev[4], ev[6], ev[7]) if net == 4 else (ev[0], ev[2], ev[3])
     g, h, rows, values, probs, x, sums = _scratch(net, ev)
-    _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums)
+    _candidate_loop(base, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums)
 
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums) -> None:
+def _candidate_loop(base, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums) -> None:
     """:func:`candidates_into`'s loop, its arrays (all held by the caller) borrowed."""
-    base, x0, h0, after, over, out = borrowed(base), borrowed(x0), borrowed(h0), borrowed(after), borrowed(over), borrowed(out)
+    base, g0, h0, after, over, out = borrowed(base), borrowed(g0), borrowed(h0), borrowed(after), borrowed(over), borrowed(out)
     w1, w2, b2 = borrowed(w1), borrowed(w2), borrowed(b2)
     g, h, rows, values, probs = borrowed(g), borrowed(h), borrowed(rows), borrowed(values), borrowed(probs)
     x, sums = borrowed(x), borrowed(sums)
@@ -352,9 +442,6 @@ def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
     s0 = sums[0]
     s = sums[1]
     summarise(base, s0)
-    g0 = x0[N_RAW:]
-    extra = g.shape[0] > N_INPUTS - N_RAW
-    rich = g.shape[0] > N_CONTACT_INPUTS - N_RAW
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
@@ -370,49 +457,7 @@ def _candidate_loop(base, x0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
             _bearoff_into(b, ev, probs)
             _put(out, c, probs)
             continue
-        # the per-point inputs that changed, and the summary updated at those points
-        s[:] = s0
-        m = 0
-        mine = 0
-        theirs = 0
-        for p in range(1, 25):
-            v = b[p]
-            if v > 0:
-                mine += v
-            elif v < 0:
-                theirs -= v
-            v0 = base[p]
-            if v != v0:
-                m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
-                m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
-                summarise_point(s, p, v0, -1)
-                summarise_point(s, p, v, 1)
-        mine += b[25]
-        theirs -= b[0]
-        if b[25] != base[25] or b[0] != base[0]:
-            summarise_bars(s, base[25], base[0], -1)
-            summarise_bars(s, b[25], b[0], 1)
-        if b[25] != base[25]:
-            rows[m] = 192
-            values[m] = (b[25] - base[25]) * 0.5
-            m += 1
-        if b[0] != base[0]:
-            rows[m] = 193
-            values[m] = -(b[0] - base[0]) * 0.5
-            m += 1
-        # the whole-board inputs that changed (the folded ones and the checkers borne off have no rows)
-        inputs_from_summary(b, s, g, 0)
-        if extra:
-            extra_from_summary(b, s, g, N_INPUTS - N_RAW)
-            if rich:
-                rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
-        for k in range(g.shape[0]):
-            d = g[k] - g0[k]
-            if d != 0.0 and not FOLDED[N_RAW + k]:
-                rows[m] = N_RAW + k
-                values[m] = d
-                m += 1
-        _add_rows(h, h0, w1, rows, values, m)
+        mine, theirs = _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s)
         _output(h, w2, b2, act, probs)
         # contact is the whole-board input 0; the back counts include the bars
         rule_out_known(mine, theirs, s[SUMMARY_ME_BACK] > 0, s[SUMMARY_THEM_BACK] > 0, g[0] != 0.0, probs)
@@ -433,11 +478,11 @@ def _scratch(net, ev):
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def score_from_base(base, x0, h0, net, after, over, ev, equities):
+def score_from_base(base, g0, h0, net, after, over, ev, equities):
     """The equities of :func:`play_equities` from a :func:`base_layer` (shared by every roll of one position)."""
     ev = borrowed(ev)
     out = np.empty((after.shape[0], 5), np.float32)
-    candidates_into(base, x0, h0, net, after, over, ev, out)
+    candidates_into(base, g0, h0, net, after, over, ev, out)
     for c in range(after.shape[0]):
         if over[c]:
             equities[c] = game_result(after[c])
@@ -456,8 +501,8 @@ def play_probabilities(board, after, over, ev, out):
     :func:`play_equities`, from the same incremental first layer.
     """
     ev = borrowed(ev)
-    base, x0, h0, net = base_layer(board, ev)
-    candidates_into(base, x0, h0, net, after, over, ev, out)
+    base, g0, h0, net = base_layer(board, ev)
+    candidates_into(base, g0, h0, net, after, over, ev, out)
 
 
 @cross_file
@@ -480,8 +525,8 @@ def play_equities(board, after, over, ev, equities):
     (1, 2 or 3), pure bear-offs the database's when ``ev`` has it.
     """
     ev = borrowed(ev)
-    base, x0, h0, net = base_layer(board, ev)
-    score_from_base(base, x0, h0, net, after, over, ev, equities)
+    base, g0, h0, net = base_layer(board, ev)
+    score_from_base(base, g0, h0, net, after, over, ev, equities)
 
 
 def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:
