@@ -144,6 +144,7 @@ ENCODINGS = {
 
 _CONTACT = N_RAW
 
+
 def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The inputs of the encoding ``width`` wide that are linear in the point units and the bars: ``(folded, a, c)``
     with ``x[folded] == c + a @ x`` for the inputs ``x`` of every board, ``a`` zero in the ``folded`` columns.
@@ -159,7 +160,7 @@ def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.nda
     """
     rows: list[tuple[int, np.ndarray, float]] = []
     for side, raw, bar, first, extra in ((0, 0, 192, N_RAW + 1, N_INPUTS + 1), (1, 96, 193, N_RAW + 1 + N_SIDE, N_INPUTS + N_EXTRA_SIDE + 1)):
-        count, pips, made, blots = (np.zeros((25, width)) for _ in range(4))
+        count, made, blots = (np.zeros((25, width)) for _ in range(3))
         for q in range(1, 25):  # the side's own numbering
             units = raw + 4 * (q - 1) + np.arange(4)
             count[q, units] = (1.0, 1.0, 1.0, 2.0)
