@@ -250,15 +250,16 @@ def build_module(arch: Architecture, seed: int | None = None):
 
 
 def weights_from_state(state: dict, arch: Architecture) -> Weights:
-    """Numba-ready :class:`Weights` from a module's ``state_dict``."""
+    """Numba-ready :class:`Weights` from a module's ``state_dict``: a copy, which the module's later updates leave
+    as it is (a ``state_dict``'s tensors share the parameters' memory)."""
     def arr(key: str) -> np.ndarray:
         return state[key].detach().to("cpu").float().numpy()
 
     return Weights(
         np.ascontiguousarray(arr("0.weight").T),
-        np.ascontiguousarray(arr("0.bias")),
-        np.ascontiguousarray(arr("2.weight")),
-        np.ascontiguousarray(arr("2.bias")),
+        arr("0.bias").copy(),
+        arr("2.weight").copy(),
+        arr("2.bias").copy(),
         ACTIVATIONS[arch.activation],
         arch,
     )

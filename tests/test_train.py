@@ -407,3 +407,19 @@ def test_starts_take_their_shares_race_first_then_scrambled():
 def test_race_and_scrambled_starts_together_at_most_all_games():
     with pytest.raises(ConfigError, match="scrambled_starts"):
         gammon.train.config.Config(race_starts=0.6, scrambled_starts=0.5).validate()
+
+
+def test_the_trainers_evaluator_is_a_snapshot_that_later_updates_leave_alone():
+    # Given the trainer's evaluator of its current weights (what a unit the learner plays later is played with)
+    from gammon.train.nets import Nets
+
+    nets = Nets(load_config(ROOT / "configs" / "td2.toml", ["init_model="]))
+    evaluator = nets.evaluator()
+    before = [w.copy() for net in (evaluator.contact, evaluator.race) for w in (net.w1, net.b1, net.w2, net.b2)]
+    # When the learner's optimizer changes every parameter in place
+    with torch.no_grad():
+        for p in nets.parameters():
+            p.add_(1.0)
+    # Then the evaluator still holds the weights it was made with
+    later = [w for net in (evaluator.contact, evaluator.race) for w in (net.w1, net.b1, net.w2, net.b2)]
+    assert all(np.array_equal(a, b) for a, b in zip(before, later))
