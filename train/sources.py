@@ -38,9 +38,11 @@ two shared cores, measured as ``benchmarks/train.py`` does).
 
 The learner's share. With ``learner_plays``, the learner plays the units
 the workers have no time for: a new unit goes to the runner while fewer
-than :data:`DEPTH` a worker are out there unfinished, else it stays with
-the learner, which plays it when it is due or, ahead of time, while it
-waits for a worker's unit. On a machine with a core more than the workers
+than :data:`DEPTH` a worker are out there unfinished (one more while the
+learner has a unit of its own still to play: with only two, the worker
+ran dry a tenth of the time while the learner played one of its own), else
+it stays with the learner, which plays it when it is due or, ahead of time,
+while it waits for a worker's unit. On a machine with a core more than the workers
 (one worker on two cores), two busy processes then share the cores instead
 of three. Which process plays a unit changes no game: a unit's games
 depend only on its seed and weights.
@@ -62,7 +64,7 @@ from gammon.net import Evaluator, Weights
 from gammon.runners import Backend, Runner, RunnerError, Shared
 from gammon.train.selfplay import Game, SelfPlayer, Starts
 
-#: With ``learner_plays``: units a worker has out at once (one it plays, one queued), the rest stay with the learner.
+#: With ``learner_plays``: units a worker has out at once (one it plays, one queued; see ``UnitSource._depth``), the rest stay with the learner.
 DEPTH = 2
 
 
@@ -212,10 +214,15 @@ class UnitSource:
     def close(self) -> None:
         self.runner.close()
 
+    def _depth(self) -> int:
+        """Units a worker may have out (with ``learner_plays``): :data:`DEPTH`, one more while the learner has a
+        unit of its own not yet played (work of its own, so the worker need not run dry meanwhile)."""
+        return DEPTH + any(own is not None and own.result is None for _, own in self._queued)
+
     def _submit(self) -> None:
         seed = (*self.seed, self._submitted)
         self._submitted += 1
-        if self._learner is not None and self.runner.outstanding() >= DEPTH * self.runner.workers:
+        if self._learner is not None and self.runner.outstanding() >= self._depth() * self.runner.workers:
             self._queued.append((self.version, _Own(seed, self._evaluator)))
             return
         self.runner.submit((self.version, self._weights, seed, self.unit_games))
