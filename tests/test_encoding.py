@@ -201,6 +201,22 @@ def test_a_summary_updated_at_the_points_a_play_changed_equals_the_summary_of_th
     assert checked > 20_000 and hits > 500
 
 
+def test_the_summary_gives_the_rearmost_checkers_and_the_checkers_left_of_each_side():
+    # The incremental evaluation reads contact and the checkers not borne off off the summary instead of
+    # scanning each candidate's board again.
+    from gammon.engine.analysis import rearmost, their_rearmost
+    from gammon.engine.encoding import N_SUMMARY, SUMMARY_ME_LEFT, SUMMARY_THEM_LEFT, rears_from_summary, summarise
+
+    s = np.empty(N_SUMMARY, np.int64)
+    boards = random_boards(3000, seed=12)
+    for b in boards:
+        summarise(b, s)
+        assert rears_from_summary(b, s) == (rearmost(b), their_rearmost(b))
+        assert (s[SUMMARY_ME_LEFT], s[SUMMARY_THEM_LEFT]) == (b[b > 0].sum(), -b[b < 0].sum())
+    # the boards cover the bars, races and sides with checkers borne off
+    assert (boards[:, 25] > 0).any() and (boards[:, 0] < 0).any() and (np.abs(boards).sum(axis=1) < 30).any()
+
+
 @pytest.mark.parametrize("width", sorted(ENCODINGS))
 def test_the_folded_inputs_are_sums_of_the_point_units_and_bars(width):
     # Given positions from random games, races and bear-offs among them, in every encoding

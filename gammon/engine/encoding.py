@@ -112,9 +112,7 @@ from gammon.engine.analysis import (
     escapes_from_mask,
     hits_from_masks,
     longest_run,
-    rearmost,
     shots_from_masks,
-    their_rearmost,
     top_bit,
 )
 from gammon.engine.borrowed import borrowed
@@ -194,6 +192,9 @@ FOLD_TABLE = _fold_table()
 #: Whether input ``i`` is one of :func:`linear_inputs`' folded inputs (of every encoding it belongs to).
 FOLDED = np.zeros(N_RICH_INPUTS, np.bool_)
 FOLDED[FOLD_TABLE[0]] = True
+#: The whole-board inputs that are not folded, by their index after the :data:`N_RAW` per-point inputs: those an
+#: incremental evaluation adds weight rows for when they change.
+UNFOLDED = np.flatnonzero(~FOLDED[N_RAW:]).astype(np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -219,10 +220,10 @@ def unit_value(n: int, k: int) -> float:
 #: The whole-board summary the global inputs are read from (:func:`summarise`): bit masks of points (bit
 #: ``p`` for point ``p`` in my numbering, ``25 - p`` in theirs: ``R_``), pip counts and counts.
 (_ME_SRC, _ME_MADE, _R_ME_BLOT, _R_ME_MADE, _THEM_BLOT, _THEM_MADE, _R_THEM_SRC, _ME_PIPS, _THEM_PIPS,
- _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK, _R_THEM_MADE) = range(16)
-N_SUMMARY = 16
-#: The summary's checkers on the bar or in the other side's home board, for each side.
-SUMMARY_ME_BACK, SUMMARY_THEM_BACK = _ME_BACK, _THEM_BACK
+ _ME_HOME, _THEM_HOME, _ME_BLOTS, _THEM_BLOTS, _ME_BACK, _THEM_BACK, _R_THEM_MADE, _ME_LEFT, _THEM_LEFT) = range(18)
+N_SUMMARY = 18
+#: The summary's checkers on the bar or in the other side's home board, and checkers not borne off, for each side.
+SUMMARY_ME_BACK, SUMMARY_THEM_BACK, SUMMARY_ME_LEFT, SUMMARY_THEM_LEFT = _ME_BACK, _THEM_BACK, _ME_LEFT, _THEM_LEFT
 
 
 @njit(cache=True, inline="always")
@@ -235,6 +236,7 @@ def summarise_point(s, p, c, sign) -> None:
     """
     if c > 0:
         s[_ME_SRC] ^= 1 << p
+        s[_ME_LEFT] += sign * c
         s[_ME_PIPS] += sign * c * p
         if p >= 19:
             s[_ME_BACK] += sign * c
@@ -248,6 +250,7 @@ def summarise_point(s, p, c, sign) -> None:
                 s[_ME_HOME] += sign
     elif c < 0:
         s[_R_THEM_SRC] ^= 1 << (25 - p)
+        s[_THEM_LEFT] -= sign * c
         s[_THEM_PIPS] -= sign * c * (25 - p)
         if p <= 6:
             s[_THEM_BACK] -= sign * c
@@ -266,8 +269,22 @@ def summarise_bars(s, my_bar, their_bar, sign) -> None:
     """Add (``sign`` 1) or take away (-1) the checkers on the bars (``b[25]``, and ``b[0]`` as stored, <= 0)."""
     s[_ME_PIPS] += sign * 25 * my_bar
     s[_ME_BACK] += sign * my_bar
+    s[_ME_LEFT] += sign * my_bar
     s[_THEM_PIPS] -= sign * 25 * their_bar
     s[_THEM_BACK] -= sign * their_bar
+    s[_THEM_LEFT] -= sign * their_bar
+
+
+@cross_file
+@njit(cache=True, inline="always")
+def rears_from_summary(b: np.ndarray, s: np.ndarray) -> tuple[int, int]:
+    """:func:`~gammon.engine.analysis.rearmost` and :func:`~gammon.engine.analysis.their_rearmost` of ``b``
+    read from its summary's masks (and the bars): the sides are in contact when the first is greater."""
+    my_points = s[_ME_SRC]  # bit p: my checkers on point p
+    their_points = s[_R_THEM_SRC]  # bit 25 - p: their checkers on my point p
+    me_rear = 25 if b[25] > 0 else (top_bit(my_points) if my_points else 0)
+    them_rear = 0 if b[0] < 0 else (25 - top_bit(their_points) if their_points else 25)
+    return me_rear, them_rear
 
 
 @njit(cache=True)
@@ -291,8 +308,7 @@ def inputs_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int
     recomputes for every candidate play, from a summary updated at the points
     the play changed.
     """
-    me_rear = rearmost(b)
-    them_rear = their_rearmost(b)  # in my numbering
+    me_rear, them_rear = rears_from_summary(b, s)  # theirs in my numbering
     out[base] = 1.0 if me_rear > them_rear else 0.0
     out[base + 1] = s[_ME_PIPS] * 0.01
     out[base + 2] = s[_ME_HOME] / 6.0
@@ -421,10 +437,7 @@ def extra_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int)
     me_anchor = deepest + 1 if deepest >= 0 else 0
     deepest = _lowest_bit(theirs)  # their deepest anchor is on my lowest point
     them_anchor = 6 - deepest if deepest >= 0 else 0
-    my_points = s[_ME_SRC]  # bit p: my checkers on point p
-    their_points = s[_R_THEM_SRC]  # bit 25 - p: their checkers on my point p
-    me_rear = 25 if b[25] > 0 else (top_bit(my_points) if my_points else 0)
-    them_rear = 0 if b[0] < 0 else (25 - top_bit(their_points) if their_points else 25)  # my numbering
+    me_rear, them_rear = rears_from_summary(b, s)
     me_break = them_break = 0
     if me_rear > them_rear:  # contact: somebody has pips to go past the other
         for p in range(26):  # without branches: which side a point holds is not predictable

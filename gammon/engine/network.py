@@ -48,10 +48,14 @@ from gammon.engine.encoding import (
     N_RAW,
     N_SUMMARY,
     SUMMARY_ME_BACK,
+    SUMMARY_ME_LEFT,
     SUMMARY_THEM_BACK,
+    SUMMARY_THEM_LEFT,
+    UNFOLDED,
     encode_into,
     extra_from_summary,
     inputs_from_summary,
+    rears_from_summary,
     rich_from_summary,
     summarise,
     summarise_bars,
@@ -352,55 +356,65 @@ def _workspace(nin, nh, wide):
 
 @cross_file
 @njit(cache=True, fastmath=True, inline="always")
-def _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s):
-    """The first layer ``h`` and the whole-board inputs ``g`` of board ``b`` from those of ``base`` (``h0``,
-    ``g0`` and its summary ``s0``): ``h0`` plus the weight rows of the per-point inputs that changed, and of
-    the whole-board inputs (but the folded ones) recomputed from the summary ``s`` updated at those points.
-    Returns the checkers each side has in play or on the bar in ``b``."""
-    # the per-point inputs that changed, and the summary updated at those points
+def _point_rows(base, s0, b, rows, values, s) -> int:
+    """The first step of :func:`_increment`: the per-point inputs (point units and bars) that changed from
+    ``base`` (summary ``s0``) to ``b``, into ``rows``/``values``, and ``b``'s summary ``s`` (``s0`` updated at
+    those points). Returns the number of rows."""
     s[:] = s0
     m = 0
-    mine = 0
-    theirs = 0
     for p in range(1, 25):
         v = b[p]
-        if v > 0:
-            mine += v
-        elif v < 0:
-            theirs -= v
         v0 = base[p]
         if v != v0:
             m = _point_changes(rows, values, m, 4 * (p - 1), max(v0, 0), max(v, 0))
             m = _point_changes(rows, values, m, 96 + 4 * (24 - p), max(-v0, 0), max(-v, 0))
             summarise_point(s, p, v0, -1)
             summarise_point(s, p, v, 1)
-    mine += b[25]
-    theirs -= b[0]
     if b[25] != base[25] or b[0] != base[0]:
         summarise_bars(s, base[25], base[0], -1)
         summarise_bars(s, b[25], b[0], 1)
-    if b[25] != base[25]:
-        rows[m] = 192
-        values[m] = (b[25] - base[25]) * 0.5
-        m += 1
-    if b[0] != base[0]:
-        rows[m] = 193
-        values[m] = -(b[0] - base[0]) * 0.5
-        m += 1
-    # the whole-board inputs that changed, but the folded ones (they have no rows)
+        if b[25] != base[25]:
+            rows[m] = 192
+            values[m] = (b[25] - base[25]) * 0.5
+            m += 1
+        if b[0] != base[0]:
+            rows[m] = 193
+            values[m] = -(b[0] - base[0]) * 0.5
+            m += 1
+    return m
+
+
+@cross_file
+@njit(cache=True, fastmath=True, inline="always")
+def _global_rows(b, s, g0, h0, w1, g, h, rows, values, m) -> None:
+    """The second step of :func:`_increment`: the whole-board inputs ``g`` of ``b`` from its summary ``s``,
+    the rows of those that changed from ``g0`` (but the folded ones: they have no rows) after the ``m``
+    rows already listed, and the first layer ``h``: ``h0`` plus every listed row."""
     inputs_from_summary(b, s, g, 0)
     if g.shape[0] > N_INPUTS - N_RAW:
         extra_from_summary(b, s, g, N_INPUTS - N_RAW)
         if g.shape[0] > N_CONTACT_INPUTS - N_RAW:
             rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
-    for k in range(g.shape[0]):
+    for t in range(UNFOLDED.shape[0]):
+        k = UNFOLDED[t]
+        if k >= g.shape[0]:
+            break
         d = g[k] - g0[k]
-        if d != 0.0 and not FOLDED[N_RAW + k]:
+        if d != 0.0:
             rows[m] = N_RAW + k
             values[m] = d
             m += 1
     _add_rows(h, h0, w1, rows, values, m)
-    return mine, theirs
+
+
+@cross_file
+@njit(cache=True, fastmath=True, inline="always")
+def _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s) -> None:
+    """The first layer ``h`` and the whole-board inputs ``g`` of board ``b`` from those of ``base`` (``h0``,
+    ``g0`` and its summary ``s0``): ``h0`` plus the weight rows of the per-point inputs that changed, and of
+    the whole-board inputs (but the folded ones) recomputed from the summary ``s`` updated at those points."""
+    m = _point_rows(base, s0, b, rows, values, s)
+    _global_rows(b, s, g0, h0, w1, g, h, rows, values, m)
 
 
 @cross_file
@@ -448,19 +462,22 @@ def _candidate_loop(base, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, r
             lost_into(game_result(b), probs)
             _put(out, c, probs)
             continue
-        if net == 0:
-            if phases and not in_contact(b) and position_class(b, ev) != CONTACT:
-                evaluate_into(b, ev, x, probs)
-                _put(out, c, probs)
-                continue
-        elif tables and sides(b)[0] >= 0:
+        if net == 4 and tables and sides(b)[0] >= 0:
             _bearoff_into(b, ev, probs)
             _put(out, c, probs)
             continue
-        mine, theirs = _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s)
+        m = _point_rows(base, s0, b, rows, values, s)
+        if net == 0 and phases:
+            me_rear, them_rear = rears_from_summary(b, s)
+            if me_rear <= them_rear and position_class(b, ev) != CONTACT:
+                evaluate_into(b, ev, x, probs)
+                _put(out, c, probs)
+                continue
+        _global_rows(b, s, g0, h0, w1, g, h, rows, values, m)
         _output(h, w2, b2, act, probs)
         # contact is the whole-board input 0; the back counts include the bars
-        rule_out_known(mine, theirs, s[SUMMARY_ME_BACK] > 0, s[SUMMARY_THEM_BACK] > 0, g[0] != 0.0, probs)
+        rule_out_known(s[SUMMARY_ME_LEFT], s[SUMMARY_THEM_LEFT], s[SUMMARY_ME_BACK] > 0, s[SUMMARY_THEM_BACK] > 0,
+                       g[0] != 0.0, probs)
         _put(out, c, probs)
 
 
