@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import pickle
+from multiprocessing.shared_memory import SharedMemory
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gammon import runners
@@ -35,6 +39,14 @@ class Dies:
 class Fails:
     def run(self, payload: int) -> int:
         raise ValueError(f"bad unit {payload}")
+
+
+class Reads:
+    """A worker that returns the shared array a unit refers to, times the unit's factor."""
+
+    def run(self, payload: tuple) -> np.ndarray:
+        shared, factor = payload
+        return shared.get() * factor
 
 
 def test_results_come_in_unit_order_whichever_process_finished_first():
@@ -82,3 +94,31 @@ def test_bad_backend_options_are_one_line_errors(capsys):
     assert main(["train", "--config", str(QUICK), "--address", "auto"]) == 2
     err = capsys.readouterr().err
     assert "--address auto needs --backend ray" in err and err.count("\n") == 1
+
+
+def test_a_shared_array_reaches_the_worker_processes_by_name_through_shared_memory():
+    weights = np.arange(100_000, dtype=np.float32)
+    with runners.start(LOCAL, Reads, (), workers=2) as runner:
+        shared = runner.share(weights)
+        assert len(pickle.dumps(shared)) < 200  # a unit carries its name, not its 400 KB
+        results = list(runner.map([(shared, k) for k in range(4)]))
+        assert runner.share({"not": "an array"}).get() == {"not": "an array"}  # anything else travels with each unit
+    assert all(np.array_equal(r, weights * k) for k, r in enumerate(results))
+
+
+def test_a_shared_block_is_written_again_only_once_its_units_are_taken_and_its_handle_dropped():
+    with runners.start(LOCAL, Reads, (), workers=1) as runner:
+        first = runner.share(np.ones(1000, np.float32))
+        name = first.name
+        runner.submit((first, 1))
+        del first
+        second = runner.share(np.full(1000, 2, np.float32))
+        assert second.name != name  # the first's unit is not taken yet: its block is kept
+        assert np.array_equal(runner.take(), np.ones(1000))  # the unit read its own array
+        gc.collect()
+        third = runner.share(np.full(1000, 3, np.float32))
+        assert third.name == name  # free again
+        runner.submit((second, 1))
+        assert np.array_equal(runner.take(), np.full(1000, 2))
+    with pytest.raises(FileNotFoundError):
+        SharedMemory(name)  # closing the runner removed its blocks
