@@ -122,3 +122,17 @@ def test_a_shared_block_is_written_again_only_once_its_units_are_taken_and_its_h
         assert np.array_equal(runner.take(), np.full(1000, 2))
     with pytest.raises(FileNotFoundError):
         SharedMemory(name)  # closing the runner removed its blocks
+
+
+def test_without_shared_memory_a_shared_array_travels_with_each_unit(monkeypatch):
+    from gammon.runners import local
+
+    def unavailable(*args, **kwargs):
+        raise OSError("no /dev/shm")
+
+    monkeypatch.setattr(local, "SharedMemory", unavailable)
+    with runners.start(LOCAL, Reads, (), workers=1) as runner:
+        shared = runner.share(np.arange(10, dtype=np.float32))
+        assert isinstance(shared, runners.Local)
+        runner.submit((shared, 2))
+        assert np.array_equal(runner.take(), np.arange(10) * 2)

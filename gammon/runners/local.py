@@ -142,7 +142,8 @@ class ProcessRunner(Runner):
         self._tasks.put((number, payload))
 
     def share(self, obj: Any) -> SharedArray | Local:
-        """A numpy array in a shared-memory block (any other object travels with each unit).
+        """A numpy array in a shared-memory block (any other object, or any array where this system has no
+        shared memory, travels with each unit).
 
         The block is written again only after every unit submitted with the
         handle has been taken and the caller has dropped the handle itself.
@@ -154,7 +155,10 @@ class ProcessRunner(Runner):
             block = fits[0]
             self._free.remove(block)
         else:
-            block = SharedMemory(create=True, size=obj.nbytes)
+            try:
+                block = SharedMemory(create=True, size=obj.nbytes)
+            except OSError:  # no /dev/shm (some containers): the slower way still works
+                return Local(obj)
             self._blocks.append(block)
         np.ndarray(obj.shape, obj.dtype, buffer=block.buf)[...] = obj
         handle = SharedArray(block.name, obj.shape, obj.dtype.str)
