@@ -9,7 +9,8 @@ A unit must carry everything its result depends on (its seeds, the version
 of the weights it plays with), which makes results independent of the
 workers, of their number and of failures. ``map(payloads, progress)`` runs
 a batch of units that way; ``share(obj)`` makes a large object (weights) that
-many units refer to travel once where the backend can do that; ``stats()``
+many units refer to travel once where the backend can do that (Ray's object
+store; shared memory for a numpy array and worker processes); ``stats()``
 counts failures survived.
 
 The arena (chunks of duplicate pairs, :mod:`gammon.arena.run`) and the
@@ -205,7 +206,8 @@ class Runner(ABC):
             yield result
 
     def share(self, obj: Any) -> Shared:
-        """A handle to ``obj`` for many units: it travels with each unit here; Ray overrides this."""
+        """A handle to ``obj`` for many units: it travels with each unit here; worker processes and Ray
+        override this."""
         return Local(obj)
 
     def stats(self) -> dict[str, float]:
