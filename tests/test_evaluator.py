@@ -351,17 +351,17 @@ def test_a_base_layer_carried_on_from_the_same_players_previous_turn_equals_the_
     worst = 0.0
     nets = set()
     for game in games:
-        last = [(game.boards[0], np.zeros(1, np.float32), np.zeros(1, np.float32), -1)] * 2
+        last = [(game.boards[0], np.zeros(1, np.int64), np.zeros(1, np.float32), np.zeros(1, np.float32), -1)] * 2
         for t, board in enumerate(game.boards[:-1]):
             # When each turn's base layer starts from the same player's previous one
             last[t % 2] = next_base_layer(board, kernel, last[t % 2])
-            base, g0, h0, net_index = last[t % 2]
+            base, s0, g0, h0, net_index = last[t % 2]
             fresh = base_layer(board, kernel)
-            # Then it is the base layer from scratch: the same position, net and (unfolded) whole-board inputs,
-            # and the first layer to float32 rounding
+            # Then it is the base layer from scratch: the same position, board summary, net and (unfolded)
+            # whole-board inputs, and the first layer to float32 rounding
             live = ~FOLDED[N_RAW : N_RAW + g0.shape[0]]
-            assert np.array_equal(base, fresh[0]) and net_index == fresh[3]
-            assert np.array_equal(g0[live], fresh[1][live])
-            worst = max(worst, float(np.abs(h0 - fresh[2]).max()))
+            assert np.array_equal(base, fresh[0]) and np.array_equal(s0, fresh[1]) and net_index == fresh[4]
+            assert np.array_equal(g0[live], fresh[2][live])
+            worst = max(worst, float(np.abs(h0 - fresh[3]).max()))
             nets.add(net_index)
     assert worst < 1e-4 and nets == {0, 4}

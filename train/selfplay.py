@@ -48,7 +48,7 @@ def play_turns(board, dice, ev, boards_out):
     cur = board.copy()
     m = dice.shape[0]
     eq = np.empty(64, np.float64)
-    none = (cur, np.zeros(1, np.float32), np.zeros(1, np.float32), -1)  # no base layer yet
+    none = (cur, np.zeros(1, np.int64), np.zeros(1, np.float32), np.zeros(1, np.float32), -1)  # no base layer yet
     last_even, last_odd = none, none  # each player's last base layer, the start of its next one
     for t in range(m):
         boards_out[t] = cur
@@ -60,11 +60,10 @@ def play_turns(board, dice, ev, boards_out):
                 eq = np.empty(2 * n, np.float64)
             if t % 2 == 0:
                 last_even = next_base_layer(cur, ev, last_even)
-                base, g0, h0, net = last_even
+                score_from_base(last_even, after, over, ev, eq)
             else:
                 last_odd = next_base_layer(cur, ev, last_odd)
-                base, g0, h0, net = last_odd
-            score_from_base(base, g0, h0, net, after, over, ev, eq)
+                score_from_base(last_odd, after, over, ev, eq)
             for i in range(1, n):
                 if eq[i] > eq[best]:
                     best = i

@@ -287,12 +287,14 @@ def evaluate_classes(boards, ev, classes, values) -> None:
 @cross_file
 @njit(cache=True, fastmath=True)
 def base_layer(board, ev):
-    """``(base, g0, h0, net)`` for the position ``board`` before a move: ``base`` is it seen by the side on roll
-    after the move, ``net`` the net that scores its candidates incrementally (0 the contact net, 4 the race
-    net: the index of its weights in ``ev``), ``g0`` the base's whole-board inputs (those after the
-    :data:`~gammon.engine.encoding.N_RAW` point units and bars) and ``h0`` its first-layer pre-activations
-    in that net (the start of every candidate's)."""
+    """``(base, s0, g0, h0, net)`` for the position ``board`` before a move: ``base`` is it seen by the side on
+    roll after the move, ``s0`` its board summary (:func:`~gammon.engine.encoding.summarise`), ``net`` the net
+    that scores its candidates incrementally (0 the contact net, 4 the race net: the index of its weights in
+    ``ev``), ``g0`` the base's whole-board inputs (those after the :data:`~gammon.engine.encoding.N_RAW` point
+    units and bars) and ``h0`` its first-layer pre-activations in that net (the start of every candidate's)."""
     base = _flipped(board)
+    s0 = np.empty(N_SUMMARY, np.int64)
+    summarise(base, s0)
     net = _base_net(base, ev)
     w1, b1 = (ev[4], ev[5]) if net == 4 else (ev[0], ev[1])
     nin = w1.shape[0]
@@ -301,7 +303,7 @@ def base_layer(board, ev):
     _drop_folded(x[0])
     h0 = np.empty(w1.shape[1], np.float32)
     _sparse_layer(x[0], w1, b1, h0, np.empty(nin, np.int64), np.empty(nin, np.float32))
-    return base, x[0, N_RAW:].copy(), h0, net
+    return base, s0, x[0, N_RAW:].copy(), h0, net
 
 
 @cross_file
@@ -314,16 +316,18 @@ def next_base_layer(board, ev, last):
     Along a game the first layer then carries the float32 rounding of each step
     (a few 1e-5 at most over a game, against values of order 1).
     """
-    prev, g_prev, h_prev, net_prev = last
+    prev, s_prev, g_prev, h_prev, net_prev = last
     base = _flipped(board)
     net = _base_net(base, ev)
     if net != net_prev:
         return base_layer(board, ev)
     w1 = ev[4] if net == 4 else ev[0]
-    g, h, rows, values, _, _, sums = _scratch(net, ev)
-    summarise(prev, sums[0])
-    _increment(prev, sums[0], g_prev, h_prev, base, w1, g, h, rows, values, sums[1])
-    return base, g, h, net
+    g = np.empty(g_prev.shape[0], np.float32)
+    h = np.empty(h_prev.shape[0], np.float32)
+    rows = np.empty(_rows_needed(w1.shape[0]), np.int64)
+    s = np.empty(N_SUMMARY, np.int64)
+    _increment(prev, s_prev, g_prev, h_prev, base, w1, g, h, rows, np.empty(rows.shape[0], np.float32), s)
+    return base, s, g, h, net
 
 
 @njit(cache=True, inline="always")
@@ -347,11 +351,18 @@ def _base_net(base, ev) -> int:
 def _workspace(nin, nh, wide):
     """Scratch arrays of a candidate loop: whole-board inputs, first layer, changed rows and their values,
     outputs, a from-scratch row ``wide`` inputs wide, and a board summary
-    (:func:`~gammon.engine.encoding.summarise`) for the base and for a candidate."""
-    rows = np.empty(2 * 4 * 26 + nin - N_RAW, np.int64)
+    (:func:`~gammon.engine.encoding.summarise`) of a candidate."""
+    rows = np.empty(_rows_needed(nin), np.int64)
     return (np.empty(nin - N_RAW, np.float32), np.empty(nh, np.float32), rows,
             np.empty(rows.shape[0], np.float32), np.empty(5, np.float32), np.empty((1, wide), np.float32),
-            np.empty((2, N_SUMMARY), np.int64))
+            np.empty(N_SUMMARY, np.int64))
+
+
+@njit(cache=True, inline="always")
+def _rows_needed(nin) -> int:
+    """The most weight rows one step of :func:`_increment` can list in a net of ``nin`` inputs: every point
+    unit and bar of both sides, and every whole-board input."""
+    return 2 * 4 * 26 + nin - N_RAW
 
 
 @cross_file
@@ -419,7 +430,7 @@ def _increment(base, s0, g0, h0, b, w1, g, h, rows, values, s) -> None:
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def candidates_into(base, g0, h0, net, after, over, ev, out) -> None:
+def candidates_into(layer, after, over, ev, out) -> None:
     """The candidate loop of :func:`play_probabilities` and :func:`play_equities`, from a :func:`base_layer`
     (shared by every roll of one position): ``out[c]`` (five) for the side on roll after play ``c``.
 
@@ -437,25 +448,24 @@ def candidates_into(base, g0, h0, net, after, over, ev, out) -> None:
     The loop runs on borrowed arrays (:mod:`gammon.engine.borrowed`): their
     reference counting took about a quarter of its time.
     """
+    base, s0, g0, h0, net = layer
     w1, w2, b2 = (ev[4], ev[6], ev[7]) if net == 4 else (ev[0], ev[2], ev[3])
-    g, h, rows, values, probs, x, sums = _scratch(net, ev)
-    _candidate_loop(base, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums)
+    g, h, rows, values, probs, x, s = _scratch(net, ev)
+    _candidate_loop(base, s0, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, s)
 
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def _candidate_loop(base, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, sums) -> None:
+def _candidate_loop(base, s0, g0, h0, net, after, over, ev, out, w1, w2, b2, g, h, rows, values, probs, x, s) -> None:
     """:func:`candidates_into`'s loop, its arrays (all held by the caller) borrowed."""
-    base, g0, h0, after, over, out = borrowed(base), borrowed(g0), borrowed(h0), borrowed(after), borrowed(over), borrowed(out)
+    base, s0, g0, h0 = borrowed(base), borrowed(s0), borrowed(g0), borrowed(h0)
+    after, over, out = borrowed(after), borrowed(over), borrowed(out)
     w1, w2, b2 = borrowed(w1), borrowed(w2), borrowed(b2)
     g, h, rows, values, probs = borrowed(g), borrowed(h), borrowed(rows), borrowed(values), borrowed(probs)
-    x, sums = borrowed(x), borrowed(sums)
+    x, s = borrowed(x), borrowed(s)
     act = ev[8]
     phases = _phases(ev)
     tables = ev[9].shape[0] > 0
-    s0 = sums[0]
-    s = sums[1]
-    summarise(base, s0)
     for c in range(after.shape[0]):
         b = after[c]
         if over[c]:
@@ -495,11 +505,11 @@ def _scratch(net, ev):
 
 @cross_file
 @njit(cache=True, fastmath=True)
-def score_from_base(base, g0, h0, net, after, over, ev, equities):
+def score_from_base(layer, after, over, ev, equities):
     """The equities of :func:`play_equities` from a :func:`base_layer` (shared by every roll of one position)."""
     ev = borrowed(ev)
     out = np.empty((after.shape[0], 5), np.float32)
-    candidates_into(base, g0, h0, net, after, over, ev, out)
+    candidates_into(layer, after, over, ev, out)
     for c in range(after.shape[0]):
         if over[c]:
             equities[c] = game_result(after[c])
@@ -518,8 +528,7 @@ def play_probabilities(board, after, over, ev, out):
     :func:`play_equities`, from the same incremental first layer.
     """
     ev = borrowed(ev)
-    base, g0, h0, net = base_layer(board, ev)
-    candidates_into(base, g0, h0, net, after, over, ev, out)
+    candidates_into(base_layer(board, ev), after, over, ev, out)
 
 
 @cross_file
@@ -542,8 +551,7 @@ def play_equities(board, after, over, ev, equities):
     (1, 2 or 3), pure bear-offs the database's when ``ev`` has it.
     """
     ev = borrowed(ev)
-    base, g0, h0, net = base_layer(board, ev)
-    score_from_base(base, g0, h0, net, after, over, ev, equities)
+    score_from_base(base_layer(board, ev), after, over, ev, equities)
 
 
 def probabilities(weights: Weights, x: np.ndarray) -> np.ndarray:

@@ -31,13 +31,13 @@ from gammon.outcomes import flip_into, game_result, sanitize_into, won_into
 
 @cross_file
 @njit(cache=True)
-def _best_from_base(board, base, g0, h0, net, d1, d2, ev):
+def _best_from_base(board, layer, d1, d2, ev):
     after, _, over = generate_after(board, d1, d2)
     n = after.shape[0]
     if n == 1 and over[0]:
         return after, over, 0, float(game_result(after[0]))
     eq = np.empty(n, np.float64)
-    score_from_base(base, g0, h0, net, after, over, ev, eq)
+    score_from_base(layer, after, over, ev, eq)
     best = 0
     for i in range(1, n):
         if eq[i] > eq[best]:
@@ -50,8 +50,7 @@ def _best_from_base(board, base, g0, h0, net, d1, d2, ev):
 def best_play(board, d1, d2, ev):
     """``(after, over, index of the best play, its equity for the mover)`` of rolling ``d1, d2`` on ``board``."""
     ev = borrowed(ev)  # held by the caller: no reference counting below
-    base, g0, h0, net = base_layer(board, ev)
-    return _best_from_base(board, base, g0, h0, net, d1, d2, ev)
+    return _best_from_base(board, base_layer(board, ev), d1, d2, ev)
 
 
 @cross_file
@@ -59,10 +58,10 @@ def best_play(board, d1, d2, ev):
 def value_1ply(board, ev) -> float:
     """The side on roll's equity: its best 0-ply play of each roll, averaged over the 21 rolls."""
     ev = borrowed(ev)  # held by the caller: no reference counting below
-    base, g0, h0, net = base_layer(board, ev)
+    layer = base_layer(board, ev)
     total = 0.0
     for r in range(21):
-        _, _, _, value = _best_from_base(board, base, g0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        _, _, _, value = _best_from_base(board, layer, ROLL_HI[r], ROLL_LO[r], ev)
         total += ROLL_WEIGHT[r] * value
     return total / 36.0
 
@@ -76,10 +75,10 @@ def value_2ply(board, ev) -> float:
     roll order afterwards, so the value does not depend on the threads.
     """
     ev = borrowed(ev)  # held by the caller: no reference counting below
-    base, g0, h0, net = base_layer(board, ev)
+    layer = base_layer(board, ev)
     values = np.empty(21, np.float64)
     for r in prange(21):
-        after, over, i, _ = _best_from_base(board, base, g0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        after, over, i, _ = _best_from_base(board, layer, ROLL_HI[r], ROLL_LO[r], ev)
         if over[i]:
             values[r] = float(game_result(after[i]))
         else:
@@ -148,12 +147,12 @@ def probabilities_1ply(board, ev, out) -> None:
     each of the 21 rolls its best 0-ply play, the position it leaves valued at 0-ply, averaged and sanitized."""
     ev = borrowed(ev)  # held by the caller: no reference counting below
     x = np.empty((1, max(ev[0].shape[0], ev[4].shape[0])), np.float32)
-    base, g0, h0, net = base_layer(board, ev)
+    layer = base_layer(board, ev)
     total = np.zeros(5, np.float64)
     theirs = np.empty(5, np.float64)
     mine = np.empty(5, np.float64)
     for r in range(21):
-        after, over, i, _ = _best_from_base(board, base, g0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        after, over, i, _ = _best_from_base(board, layer, ROLL_HI[r], ROLL_LO[r], ev)
         if not over[i]:
             _leaf_into(after[i], ev, x, theirs)
         _add_roll(total, ROLL_WEIGHT[r], after[i], over[i], theirs, mine)
@@ -166,12 +165,12 @@ def probabilities_2ply(board, ev, out) -> None:
     """:func:`probabilities_1ply` one ply deeper: each roll's 0-ply play valued at 1-ply (the probabilities
     behind :func:`value_2ply`). Written out beside it, as Numba compiles no recursion: only the leaf differs."""
     ev = borrowed(ev)  # held by the caller: no reference counting below
-    base, g0, h0, net = base_layer(board, ev)
+    layer = base_layer(board, ev)
     total = np.zeros(5, np.float64)
     theirs = np.empty(5, np.float64)
     mine = np.empty(5, np.float64)
     for r in range(21):
-        after, over, i, _ = _best_from_base(board, base, g0, h0, net, ROLL_HI[r], ROLL_LO[r], ev)
+        after, over, i, _ = _best_from_base(board, layer, ROLL_HI[r], ROLL_LO[r], ev)
         if not over[i]:
             probabilities_1ply(after[i], ev, theirs)
         _add_roll(total, ROLL_WEIGHT[r], after[i], over[i], theirs, mine)
