@@ -13,7 +13,7 @@ from gammon.bots.neural import NeuralBot
 from gammon.engine.analysis import ROLLS, in_contact
 from gammon.engine.encoding import FOLDED, N_CONTACT_INPUTS, N_INPUTS, N_RAW, N_RICH_INPUTS, encode_batch, encode_board, input_names
 from gammon.engine.movegen import generate
-from gammon.engine.network import BEAROFF, CONTACT, RACE, base_layer, next_base_layer, play_equities, position_class, probabilities
+from gammon.engine.network import BEAROFF, CONTACT, RACE, base_layer, next_base_layer, no_base_layer, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import game_result, mover_equity
 from gammon.train.selfplay import SelfPlayer
@@ -351,7 +351,7 @@ def test_a_base_layer_carried_on_from_the_same_players_previous_turn_equals_the_
     worst = 0.0
     nets = set()
     for game in games:
-        last = [(game.boards[0], np.zeros(1, np.int64), np.zeros(1, np.float32), np.zeros(1, np.float32), -1)] * 2
+        last = [no_base_layer(game.boards[0])] * 2
         for t, board in enumerate(game.boards[:-1]):
             # When each turn's base layer starts from the same player's previous one
             last[t % 2] = next_base_layer(board, kernel, last[t % 2])

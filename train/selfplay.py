@@ -23,7 +23,7 @@ from gammon.dice import draw_rolls
 from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import next_base_layer, score_from_base
+from gammon.engine.network import next_base_layer, no_base_layer, score_from_base
 from gammon.net import Evaluator, Weights
 from gammon.outcomes import game_result
 from gammon.position import Position
@@ -48,8 +48,7 @@ def play_turns(board, dice, ev, boards_out):
     cur = board.copy()
     m = dice.shape[0]
     eq = np.empty(64, np.float64)
-    none = (cur, np.zeros(1, np.int64), np.zeros(1, np.float32), np.zeros(1, np.float32), -1)  # no base layer yet
-    last_even, last_odd = none, none  # each player's last base layer, the start of its next one
+    last_even = last_odd = no_base_layer(cur)  # each player's last base layer, the start of its next one
     for t in range(m):
         boards_out[t] = cur
         after, _, over = generate_after(cur, dice[t, 0], dice[t, 1])
@@ -59,11 +58,10 @@ def play_turns(board, dice, ev, boards_out):
             if n > eq.shape[0]:
                 eq = np.empty(2 * n, np.float64)
             if t % 2 == 0:
-                last_even = next_base_layer(cur, ev, last_even)
-                score_from_base(last_even, after, over, ev, eq)
+                last_even = layer = next_base_layer(cur, ev, last_even)
             else:
-                last_odd = next_base_layer(cur, ev, last_odd)
-                score_from_base(last_odd, after, over, ev, eq)
+                last_odd = layer = next_base_layer(cur, ev, last_odd)
+            score_from_base(layer, after, over, ev, eq)
             for i in range(1, n):
                 if eq[i] > eq[best]:
                     best = i

@@ -326,14 +326,6 @@ def inputs_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int
     out[base + 14] = escapes_from_mask(25 - them_rear if them_rear < 25 else 0, s[_R_ME_MADE]) / 36.0
 
 
-@cross_file
-@njit(cache=True)
-def global_inputs(b: np.ndarray, out: np.ndarray, base: int, s: np.ndarray) -> None:
-    """:func:`inputs_from_summary` of ``b`` from scratch (``s``: a scratch summary)."""
-    summarise(b, s)
-    inputs_from_summary(b, s, out, base)
-
-
 def _escape_table() -> np.ndarray:
     """:func:`escapes_past` of every window of 12 points: ``[w]``, bit ``k`` of ``w`` the point ``12 - k`` pips in front.
 
@@ -507,34 +499,41 @@ def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     The width of ``out`` chooses the encoding: :data:`N_INPUTS`, :data:`N_CONTACT_INPUTS` or :data:`N_RICH_INPUTS`.
     """
     boards, out = borrowed(boards), borrowed(out)  # held by the caller: its rows are views without counting
-    n = boards.shape[0]
-    width = out.shape[1]
     s = np.empty(N_SUMMARY, np.int64)
-    for row in range(n):
-        b = boards[row]
-        for j in range(width):
-            out[row, j] = 0.0
-        mine = 0
-        theirs = 0
-        for p in range(1, 25):
-            c = b[p]
-            if c > 0:
-                mine += c
-                _point_units(out, row, 4 * (p - 1), c)
-            elif c < 0:
-                theirs -= c
-                _point_units(out, row, 96 + 4 * (24 - p), -c)
-        mine += b[25]
-        theirs -= b[0]
-        out[row, 192] = b[25] * 0.5
-        out[row, 193] = -b[0] * 0.5
-        out[row, 194] = (15 - mine) / 15.0
-        out[row, 195] = (15 - theirs) / 15.0
-        global_inputs(b, out[row], _CONTACT, s)
-        if width > N_INPUTS:
-            extra_from_summary(b, s, out[row], N_INPUTS)
-        if width > N_CONTACT_INPUTS:
-            rich_from_summary(b, s, out[row], N_CONTACT_INPUTS)
+    for row in range(boards.shape[0]):
+        summarise(boards[row], s)
+        encode_from_summary(boards[row], s, out, row)
+
+
+@cross_file
+@njit(cache=True)
+def encode_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, row: int) -> None:
+    """Encode board ``b`` into ``out[row]`` (its width chooses the encoding, as in :func:`encode_into`), given
+    ``b``'s summary ``s`` (:func:`summarise`): a caller that keeps the summary does not compute it again."""
+    width = out.shape[1]
+    for j in range(width):
+        out[row, j] = 0.0
+    mine = 0
+    theirs = 0
+    for p in range(1, 25):
+        c = b[p]
+        if c > 0:
+            mine += c
+            _point_units(out, row, 4 * (p - 1), c)
+        elif c < 0:
+            theirs -= c
+            _point_units(out, row, 96 + 4 * (24 - p), -c)
+    mine += b[25]
+    theirs -= b[0]
+    out[row, 192] = b[25] * 0.5
+    out[row, 193] = -b[0] * 0.5
+    out[row, 194] = (15 - mine) / 15.0
+    out[row, 195] = (15 - theirs) / 15.0
+    inputs_from_summary(b, s, out[row], _CONTACT)
+    if width > N_INPUTS:
+        extra_from_summary(b, s, out[row], N_INPUTS)
+    if width > N_CONTACT_INPUTS:
+        rich_from_summary(b, s, out[row], N_CONTACT_INPUTS)
 
 
 def encode_batch(boards: np.ndarray, inputs: int = N_INPUTS) -> np.ndarray:

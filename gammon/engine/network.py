@@ -52,6 +52,7 @@ from gammon.engine.encoding import (
     SUMMARY_THEM_BACK,
     SUMMARY_THEM_LEFT,
     UNFOLDED,
+    encode_from_summary,
     encode_into,
     extra_from_summary,
     inputs_from_summary,
@@ -299,11 +300,18 @@ def base_layer(board, ev):
     w1, b1 = (ev[4], ev[5]) if net == 4 else (ev[0], ev[1])
     nin = w1.shape[0]
     x = np.empty((1, nin), np.float32)
-    encode_into(base.reshape(1, 26), x)
+    encode_from_summary(base, s0, x, 0)
     _drop_folded(x[0])
     h0 = np.empty(w1.shape[1], np.float32)
     _sparse_layer(x[0], w1, b1, h0, np.empty(nin, np.int64), np.empty(nin, np.float32))
     return base, s0, x[0, N_RAW:].copy(), h0, net
+
+
+@njit(cache=True)
+def no_base_layer(board):
+    """The ``last`` of :func:`next_base_layer` for a side that has no earlier base layer: in no net, so the
+    next base layer is built from scratch (``board``, any board, only fixes the layer's types)."""
+    return board.copy(), np.zeros(1, np.int64), np.zeros(1, np.float32), np.zeros(1, np.float32), -1
 
 
 @cross_file
