@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,7 +12,8 @@ import torch
 
 from gammon.bots.neural import NeuralBot
 from gammon.cli import main
-from gammon.engine.network import BEAROFF, evaluate_batch, position_class
+from gammon.engine.movegen import generate_after
+from gammon.engine.network import BEAROFF, evaluate_batch, play_equities, position_class
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import flip
 from gammon.position import Position
@@ -51,6 +53,36 @@ def test_a_round_takes_the_positions_faced_and_the_best_candidates_without_repea
     assert all(position_class(b, args) == c != BEAROFF for b, c in zip(boards, classes))
     only_faced, _ = round_positions(games, args, 0, np.random.default_rng(3))
     assert {b.tobytes() for b in only_faced} == faced
+
+
+class _DoubleOnes:
+    """A generator stand-in whose every drawn roll is 1-1."""
+
+    def integers(self, low, high, size):
+        return np.ones(size, np.int64)
+
+
+def test_a_round_takes_the_candidates_of_a_roll_with_thousands_of_plays(start_model):
+    # Given a faced position where 1-1 has more than a thousand different plays (single checkers on
+    # twelve points, the opponent all on the bar), and a round drawing 1-1 there
+    board = np.zeros(26, np.int8)
+    board[[3, 4, 5, 7, 8, 9, 11, 12, 14, 15, 16, 18, 20, 22, 24]] = 1
+    board[0] = -15
+    after, _, over = generate_after(board, 1, 1)
+    assert after.shape[0] > 2000
+    game = SimpleNamespace(boards=np.stack([board, board]))
+    args = load_model(start_model).evaluator().kernel_args()
+    # When the round asks for more candidates than there are plays
+    boards, _ = round_positions([game], args, 10_000, _DoubleOnes())
+    # Then every play's position is in it (none is lost past a fixed-size buffer of equities)
+    reached = {a.tobytes() for a, o in zip(after, over) if not o and position_class(a, args) != BEAROFF}
+    assert reached <= {b.tobytes() for b in boards}
+    # And with two candidates, the two best plays by the net's own 0-ply equities over all of them
+    equities = np.empty(after.shape[0])
+    play_equities(board, after, over, args, equities)
+    best = {after[i].tobytes() for i in np.argsort(-equities, kind="stable")[:2]}
+    two, _ = round_positions([game], args, 2, _DoubleOnes())
+    assert {b.tobytes() for b in two} == best | {board.tobytes()}
 
 
 def test_the_targets_are_the_nets_own_searched_probabilities(start_model):

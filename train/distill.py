@@ -63,14 +63,14 @@ def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator)
     parts = [faced]
     if candidates:
         rolls = rng.integers(1, 7, size=(faced.shape[0], 2))
-        equities = np.empty(1024, np.float64)
         for k in range(0, faced.shape[0], 2):
             after, _, over = generate_after(faced[k], rolls[k, 0], rolls[k, 1])
             n = after.shape[0]
             if n < 2:
                 continue
+            equities = np.empty(n, np.float64)  # a roll can have thousands of plays: the kernel writes one per play
             play_equities(faced[k], after, over, ev, equities)
-            best = np.argsort(-equities[:n], kind="stable")[:candidates]
+            best = np.argsort(-equities, kind="stable")[:candidates]
             parts.append(after[best[~over[best]]])
     boards = np.unique(np.concatenate(parts), axis=0)
     classes = np.empty(boards.shape[0], np.int8)
