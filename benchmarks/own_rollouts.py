@@ -30,17 +30,7 @@ import time
 
 import numpy as np
 
-#: The cubeless money equity of five cumulative probabilities (win, wg, wbg, lg, lbg), row by row.
-EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-
-
-def equities(probabilities: np.ndarray) -> np.ndarray:
-    """Cubeless money equity of each row of ``probabilities`` ((n, 5)).
-
-    >>> equities(np.array([[1.0, 1.0, 0, 0, 0], [0.5, 0, 0, 0, 0]])).tolist()
-    [2.0, 0.0]
-    """
-    return np.asarray(probabilities, np.float64) @ EQUITY - 1.0
+from gammon.outcomes import equity
 
 
 def distance(values: np.ndarray, half_a: np.ndarray, half_b: np.ndarray) -> dict[str, float]:
@@ -95,8 +85,8 @@ def main() -> None:
     boards, classes = round_positions(SelfPlayer(evaluator).play_many(rng, args.games), ev, 2, rng)
     pick = np.sort(rng.choice(boards.shape[0], min(args.positions, boards.shape[0]), replace=False))
     boards, classes = boards[pick], classes[pick]
-    half_a = equities(rollout_targets(boards, ev, args.trials // 2, np.random.default_rng([args.seed, 1])))
-    half_b = equities(rollout_targets(boards, ev, args.trials // 2, np.random.default_rng([args.seed, 2])))
+    half_a = equity(rollout_targets(boards, ev, args.trials // 2, np.random.default_rng([args.seed, 1])))
+    half_b = equity(rollout_targets(boards, ev, args.trials // 2, np.random.default_rng([args.seed, 2])))
     seconds = time.perf_counter() - started
     print(f"{boards.shape[0]} positions from {args.games} games of {args.reference}'s self-play, each rolled out "
           f"{args.trials} times by {args.reference} at 0-ply ({seconds:.0f} s); cubeless equity, seed {args.seed}")
@@ -104,10 +94,10 @@ def main() -> None:
     for spec in args.models:
         probs = np.empty((boards.shape[0], 5), np.float32)
         evaluate_batch(boards, load(spec).evaluator.kernel_args(), probs)
-        rows.append((spec, equities(probs)))
+        rows.append((spec, equity(probs)))
     gnubg = gnubg_probabilities(boards)
     if gnubg is not None:
-        rows.append(("GNU Backgammon 0-ply (yardstick)", equities(gnubg)))
+        rows.append(("GNU Backgammon 0-ply (yardstick)", equity(gnubg)))
     for cls, name in ((CONTACT, "contact"), (RACE, "race")):
         m = classes == cls
         if not m.any():

@@ -1,4 +1,4 @@
-"""benchmarks/own_rollouts.py: equities from the five probabilities, and the rollout noise taken out of a distance."""
+"""benchmarks/own_rollouts.py: the rollout noise taken out of a distance."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gammon.outcomes import equity
 from support import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "own_rollouts.py"
@@ -21,13 +20,6 @@ def bench():
 
 def test_doctests(bench):
     assert doctest.testmod(bench).failed == 0
-
-
-def test_equities_agree_with_the_outcomes_module(bench):
-    # Given probabilities with gammons and backgammons on both sides
-    rows = np.array([[0.6, 0.2, 0.05, 0.1, 0.02], [0.3, 0.0, 0.0, 0.25, 0.01]])
-    # Then the benchmark's vectorised equity is gammon.outcomes.equity, row by row
-    assert bench.equities(rows) == pytest.approx([equity(r) for r in rows])
 
 
 def test_the_systematic_distance_recovers_a_known_error_under_rollout_noise(bench):
