@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encoding import ENCODINGS, N_INPUTS
+from gammon.engine.encoding import ENCODINGS, N_INPUTS, N_RACE_INPUTS
 from gammon.errors import GammonError
 
 #: Activation codes of the Numba kernels.
@@ -51,6 +51,8 @@ MODEL_FORMAT = "gammon-td-model"
 MODEL_FORMAT_VERSION = 2
 #: Format versions this gammon reads.
 READABLE_VERSIONS = (1, 2)
+#: The encodings a race net may read, by width: the contact net's first one, or the race encoding.
+RACE_NET_INPUTS = (N_INPUTS, N_RACE_INPUTS)
 
 
 class ModelFileError(GammonError):
@@ -171,8 +173,10 @@ class Evaluator:
         if self.race is not None:
             if self.race.act != self.contact.act:
                 raise ValueError("the race and contact nets must share an activation")
-            if self.race.arch.inputs != N_INPUTS:
-                raise ValueError(f"the race net reads the {N_INPUTS}-input encoding, not {self.race.arch.inputs}")
+            if self.race.arch.inputs not in RACE_NET_INPUTS:
+                raise ValueError(f"the race net reads the {N_INPUTS}- or {N_RACE_INPUTS}-input encoding, not {self.race.arch.inputs}")
+        if self.contact.arch.inputs == N_RACE_INPUTS:
+            raise ValueError(f"the contact net cannot read the race encoding ({N_RACE_INPUTS} inputs)")
 
     @property
     def nets(self) -> str:
@@ -361,10 +365,12 @@ def load_model(path: str | os.PathLike) -> Model:
         raise ModelFileError(f"model file {path!r} has format version {record.get('format_version')!r}; "
                              f"this gammon reads versions {', '.join(map(str, READABLE_VERSIONS))}")
     arch, state, weights = _net_from(record, path, "architecture", "state_dict", "")
+    if arch.inputs == N_RACE_INPUTS:
+        raise ModelFileError(f"model file {path!r} has a contact net on the race encoding ({N_RACE_INPUTS} inputs)")
     race = race_state = None
     if "race_architecture" in record:
         race_arch, race_state, race = _net_from(record, path, "race_architecture", "race_state_dict", "race net ")
-        if race_arch.inputs != N_INPUTS or race_arch.activation != arch.activation:
+        if race_arch.inputs not in RACE_NET_INPUTS or race_arch.activation != arch.activation:
             raise ModelFileError(f"model file {path!r} has a race net this gammon cannot play "
                                  f"({race_arch.inputs} inputs, {race_arch.activation})")
     return Model(

@@ -7,7 +7,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.analysis import escape_rolls, shot_rolls
-from gammon.engine.encoding import ENCODINGS, FOLDED, N_INPUTS, N_RAW, encode_batch, encode_board, input_names, linear_inputs
+from gammon.engine.encoding import ENCODINGS, N_INPUTS, N_RAW, encode_batch, encode_board, folded_inputs, input_names, linear_inputs
 from gammon.engine.movegen import generate
 
 ME, THEM = N_RAW + 1, N_RAW + 1 + 7
@@ -227,4 +227,4 @@ def test_the_folded_inputs_are_sums_of_the_point_units_and_bars(width):
     assert np.abs(x[:, folded] - (c + x @ a.T)).max() < 1e-6
     assert not a[:, folded].any() and not a[:, N_RAW + 1 :].any()
     # And the summary features that are not sums (prime, shots, escapes, ...) are not folded
-    assert not FOLDED[[N_RAW, ME + PRIME, ME + SHOTS, ME + ESCAPES, THEM + PRIME, THEM + SHOTS, THEM + ESCAPES]].any()
+    assert not folded_inputs(width)[[N_RAW, ME + PRIME, ME + SHOTS, ME + ESCAPES, THEM + PRIME, THEM + SHOTS, THEM + ESCAPES]].any()

@@ -11,7 +11,7 @@ from gammon import Position
 from gammon.bearoff import database, is_bearoff
 from gammon.bots.neural import NeuralBot
 from gammon.engine.analysis import ROLLS, in_contact
-from gammon.engine.encoding import FOLDED, N_CONTACT_INPUTS, N_INPUTS, N_RAW, N_RICH_INPUTS, encode_batch, encode_board, input_names
+from gammon.engine.encoding import N_CONTACT_INPUTS, N_INPUTS, N_RACE_INPUTS, N_RAW, N_RICH_INPUTS, folded_inputs, encode_batch, encode_board, input_names
 from gammon.engine.movegen import generate
 from gammon.engine.network import BEAROFF, CONTACT, RACE, base_layer, next_base_layer, no_base_layer, play_equities, position_class, probabilities
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
@@ -125,7 +125,7 @@ def reference(ev: Evaluator, after: np.ndarray, over: np.ndarray) -> np.ndarray:
         if ev.bearoff and not in_contact(b) and is_bearoff(b):
             p = database().race(b)
         elif ev.race is not None and not in_contact(b):
-            p = probabilities(ev.race, encode_batch(b.reshape(1, 26), N_INPUTS))[0]
+            p = probabilities(ev.race, encode_batch(b.reshape(1, 26), ev.race.arch.inputs))[0]
         else:
             p = probabilities(ev.contact, encode_batch(b.reshape(1, 26), ev.contact.arch.inputs))[0]
         out[i] = mover_equity(*(float(v) for v in ruled_out(b, p)))
@@ -149,7 +149,10 @@ def game_boards(n: int, seed: int) -> list[np.ndarray]:
     Evaluator(net(N_INPUTS, 32, 4, "sigmoid"), net(N_INPUTS, 16, 5, "sigmoid")),
     FULL,
     Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_INPUTS, 16, 7), bearoff=True),
-], ids=["contact-219", "contact-and-race-sigmoid", "contact-race-bearoff", "rich-227-race-bearoff"])
+    Evaluator(net(N_INPUTS, 32, 8), net(N_RACE_INPUTS, 24, 9)),
+    Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_RACE_INPUTS, 16, 7), bearoff=True),
+], ids=["contact-219", "contact-and-race-sigmoid", "contact-race-bearoff", "rich-227-race-bearoff", "contact-race-247",
+        "rich-227-race-247-bearoff"])
 def test_incremental_evaluation_equals_the_from_scratch_one_for_every_evaluator(ev):
     # Given random nets and positions from random games (contact, races, bear-offs), with all 21 rolls
     kernel = ev.kernel_args()
@@ -326,7 +329,7 @@ def test_a_finished_board_is_valued_as_the_losers_exact_outcome():
     assert out[0].tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]
 
 
-@pytest.mark.parametrize("inputs", [N_INPUTS, N_CONTACT_INPUTS, N_RICH_INPUTS])
+@pytest.mark.parametrize("inputs", [N_INPUTS, N_CONTACT_INPUTS, N_RICH_INPUTS, N_RACE_INPUTS])
 def test_a_folded_net_computes_the_same_probabilities_without_rows_for_the_folded_inputs(inputs):
     # Given a random net and positions from random games
     weights = net(inputs, 32, 12)
@@ -335,15 +338,16 @@ def test_a_folded_net_computes_the_same_probabilities_without_rows_for_the_folde
     folded = weights.folded()
     # Then it gives the same probabilities, also with those inputs left out, and has no rows of its own for them
     dropped = x.copy()
-    dropped[:, FOLDED[:inputs]] = 0.0
+    dropped[:, folded_inputs(inputs)] = 0.0
     expected = probabilities(weights, x)
     assert np.abs(probabilities(folded, x) - expected).max() < 1e-5
     assert np.abs(probabilities(folded, dropped) - expected).max() < 1e-5
-    assert not folded.w1[FOLDED[:inputs]].any() and folded.w1[~FOLDED[:inputs]].any()
+    assert not folded.w1[folded_inputs(inputs)].any() and folded.w1[~folded_inputs(inputs)].any()
 
 
-@pytest.mark.parametrize("ev", [FULL, Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_INPUTS, 16, 7), bearoff=True)],
-                         ids=["contact-race-bearoff", "rich-227-race-bearoff"])
+@pytest.mark.parametrize("ev", [FULL, Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_INPUTS, 16, 7), bearoff=True),
+                                Evaluator(net(N_RICH_INPUTS, 40, 6), net(N_RACE_INPUTS, 16, 7), bearoff=True)],
+                         ids=["contact-race-bearoff", "rich-227-race-bearoff", "rich-227-race-247-bearoff"])
 def test_a_base_layer_carried_on_from_the_same_players_previous_turn_equals_the_one_from_scratch(ev):
     # Given whole self-play games (contact, then races and bear-offs)
     kernel = ev.kernel_args()
@@ -359,7 +363,7 @@ def test_a_base_layer_carried_on_from_the_same_players_previous_turn_equals_the_
             fresh = base_layer(board, kernel)
             # Then it is the base layer from scratch: the same position, board summary, net and (unfolded)
             # whole-board inputs, and the first layer to float32 rounding
-            live = ~FOLDED[N_RAW : N_RAW + g0.shape[0]]
+            live = ~folded_inputs(N_RAW + g0.shape[0])[N_RAW:]
             assert np.array_equal(base, fresh[0]) and np.array_equal(s0, fresh[1]) and net_index == fresh[4]
             assert np.array_equal(g0[live], fresh[2][live])
             worst = max(worst, float(np.abs(h0 - fresh[3]).max()))

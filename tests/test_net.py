@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from gammon import ROLLS, Position
-from gammon.engine.encoding import N_INPUTS, encode_batch
+from gammon.engine.encoding import N_INPUTS, N_RACE_INPUTS, encode_batch
 from gammon.engine.movegen import generate
 from gammon.engine.network import play_equities, probabilities
 from gammon.errors import GammonError
@@ -132,6 +132,35 @@ def test_a_model_for_another_encoding_is_refused(tmp_path):
     torch.save(record, path)
     with pytest.raises(ModelFileError, match="do not match"):
         load_model(path)
+
+
+def test_a_model_with_a_race_net_on_the_race_encoding_round_trips_and_plays(tmp_path):
+    # Given a model file whose race net reads the race encoding
+    arch, race_arch = Architecture(inputs=219, hidden=6), Architecture(inputs=N_RACE_INPUTS, hidden=5)
+    race_module = build_module(race_arch, seed=8)
+    path = tmp_path / "race.pt"
+    save_model(path, build_module(arch, seed=7).state_dict(), arch, games_trained=1, race=(race_module.state_dict(), race_arch),
+               bearoff=True)
+    # When it is loaded
+    model = load_model(path)
+    # Then it names its nets and values a race with its race net on the race encoding
+    assert model.race.arch == race_arch and model.race.arch.encoding == "tesauro+race"
+    assert model.evaluator().nets == "contact 219x6 + race 247x5 + bear-off database"
+    race = np.asarray(Position.from_checkers({8: 5, 7: 5, 6: 5}, {17: 5, 18: 5, 19: 5}).board, np.int8)
+    x = encode_batch(race.reshape(1, 26), N_RACE_INPUTS)
+    with torch.no_grad():
+        expected = torch.sigmoid(race_module(torch.from_numpy(x))).numpy()
+    np.testing.assert_allclose(probabilities(model.race, x), expected, atol=1e-6)
+
+
+def test_a_contact_net_on_the_race_encoding_is_refused(tmp_path):
+    arch = Architecture(inputs=N_RACE_INPUTS, hidden=4)
+    path = tmp_path / "contact-race.pt"
+    save_model(path, build_module(arch, seed=1).state_dict(), arch, games_trained=0)
+    with pytest.raises(ModelFileError, match="contact net on the race encoding"):
+        load_model(path)
+    with pytest.raises(ValueError, match="contact net cannot read the race encoding"):
+        Evaluator(Weights.zeros(arch))
 
 
 def _phase_model(path, seed, hidden=6, inputs=219, bearoff=True):

@@ -83,6 +83,33 @@ roll now, counted as the shots input counts them
    priming game, the side that runs out of timing first has to wreck its
    board.
 
+The race encoding (name ``tesauro+race``, version 1; :data:`N_RACE_INPUTS` =
+247 inputs) is the 211 above followed by 18 more per side, mine (211-228)
+then theirs (229-246), for the race net: positions without contact, where
+what matters is how the two bear-offs will go (:func:`race_from_summary`):
+
+0. none off: 1 while S has borne off no checker. Such a side can still be
+   gammoned: its gammon chances turn on it, and the linear borne-off input
+   cannot say "none" sharply.
+1-14. borne off >= k, for k = 1..14: a thermometer of S's checkers borne
+   off, as in GNU Backgammon's race net. A race's outcome is a race of
+   checkers off, not of pips alone: the net sees each count of it.
+15. crossovers / 10: over S's checkers, the quarters of the board each
+   still has to cross to reach S's home board (a checker on S's point p:
+   (p - 1) // 6, on the bar 4). Bringing a checker across costs a die
+   whatever its size, which pips do not show: the measure of wastage in
+   the race's middle.
+16. checkers outside home / 15: S's checkers not yet in its home board
+   (bar included). Bearing off starts only when it is 0: with the pips
+   below, it says how long S's gammon-saving run still is.
+17. pips to come home / 50: the pips S's checkers outside its home board
+   need to reach its 6 point (from the bar, 19). With none off, they
+   weigh the gammon risk that the total pip count mixes with the bear-off.
+
+The race encoding's inputs after 210 mean other things than the contact
+encodings' inputs of the same index: each encoding owns its folded inputs
+(:func:`linear_inputs`, :func:`folded_inputs`).
+
 Tesauro's original 198 inputs are units 0-195 plus two units saying whose
 turn it is. Here the turn is implicit: the network always scores a position
 for the player on roll, so those two units would be constant and are folded
@@ -133,12 +160,18 @@ N_CONTACT_INPUTS = N_INPUTS + 2 * N_EXTRA_SIDE
 #: Further inputs per side of the rich contact encoding, and its total.
 N_RICH_SIDE = 4
 N_RICH_INPUTS = N_CONTACT_INPUTS + 2 * N_RICH_SIDE
+#: Race inputs per side, and the race encoding's total.
+N_RACE_SIDE = 18
+N_RACE_INPUTS = N_INPUTS + 2 * N_RACE_SIDE
 #: The encodings, by their number of inputs: (name, version) as model files record them.
 ENCODINGS = {
     N_INPUTS: (ENCODING_NAME, ENCODING_VERSION),
     N_CONTACT_INPUTS: ("tesauro+23", 1),
     N_RICH_INPUTS: ("tesauro+31", 1),
+    N_RACE_INPUTS: ("tesauro+race", 1),
 }
+#: The widest encoding.
+N_WIDEST = max(ENCODINGS)
 
 _CONTACT = N_RAW
 
@@ -150,14 +183,16 @@ def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.nda
     A point's count is linear in its units (``n = u0 + u1 + u2 + 2 * u3``),
     it is made when ``u1`` is set and holds a blot when ``u0 - u1`` is, and a
     bar's count is twice its input. So both sides' checkers borne off, pips,
-    home-board points, blots and checkers back, and (contact encodings) the
-    anchors in the other side's home board, are sums of other inputs: a
+    home-board points, blots and checkers back, (contact encodings) the
+    anchors in the other side's home board, and (race encoding) the
+    crossovers, checkers outside home and pips to come home, are sums of other inputs: a
     network's first layer can carry their weights on those inputs instead
     (:meth:`gammon.net.Weights.folded`), and an incremental evaluation then
     adds no weight rows of its own for them.
     """
     rows: list[tuple[int, np.ndarray, float]] = []
-    for side, raw, bar, first, extra in ((0, 0, 192, N_RAW + 1, N_INPUTS + 1), (1, 96, 193, N_RAW + 1 + N_SIDE, N_INPUTS + N_EXTRA_SIDE + 1)):
+    sides = ((0, 0, 192, N_RAW + 1, N_INPUTS + 1, N_INPUTS), (1, 96, 193, N_RAW + 1 + N_SIDE, N_INPUTS + N_EXTRA_SIDE + 1, N_INPUTS + N_RACE_SIDE))
+    for side, raw, bar, first, extra, race in sides:
         count, made, blots = (np.zeros((25, width)) for _ in range(3))
         for q in range(1, 25):  # the side's own numbering
             units = raw + 4 * (q - 1) + np.arange(4)
@@ -172,29 +207,62 @@ def linear_inputs(width: int = N_INPUTS) -> tuple[np.ndarray, np.ndarray, np.nda
         rows.append((first + 1, made[1:7].sum(axis=0) / 6.0, 0.0))  # home-board points
         rows.append((first + 3, blots.sum(axis=0) * 0.2, 0.0))  # blots
         rows.append((first + 4, (count[19:].sum(axis=0) + on_bar) * 0.2, 0.0))  # back: in the other home board or on the bar
-        if width > N_INPUTS:
+        if N_INPUTS < width <= N_RICH_INPUTS:  # the contact encodings
             rows.append((extra, made[19:].sum(axis=0) / 3.0, 0.0))  # anchors in the other home board
+        if width == N_RACE_INPUTS:
+            quarters = (np.arange(1, 25) - 1) // 6  # by point 1..24
+            rows.append((race + 15, (quarters @ count[1:] + 4 * on_bar) * 0.1, 0.0))  # crossovers
+            rows.append((race + 16, (count[7:].sum(axis=0) + on_bar) / 15.0, 0.0))  # checkers outside home
+            home = np.maximum(np.arange(25) - 6, 0)
+            rows.append((race + 17, (home @ count + 19 * on_bar) * 0.02, 0.0))  # pips to come home
     folded = np.array([i for i, _, _ in rows])
     return folded, np.array([r for _, r, _ in rows]), np.array([k for _, _, k in rows])
 
 
-def _fold_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`linear_inputs` of the widest encoding, its sums by row: ``(folded, starts, columns, coefficients,
-    constants)``, row ``r``'s terms at ``starts[r]:starts[r + 1]`` (the narrower encodings' rows are a subset)."""
-    folded, a, c = linear_inputs(N_RICH_INPUTS)
+def _fold_table(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`linear_inputs` of the encoding ``width`` wide, its sums by row: ``(folded, starts, columns,
+    coefficients, constants)``, row ``r``'s terms at ``starts[r]:starts[r + 1]``."""
+    folded, a, c = linear_inputs(width)
     rows, columns = np.nonzero(a)
     starts = np.searchsorted(rows, np.arange(len(folded) + 1))
     return folded, starts, columns, a[rows, columns].astype(np.float32), c.astype(np.float32)
 
 
-#: :func:`linear_inputs`, by row, for :func:`gammon.engine.network.fold_weights` (computed when the module loads).
-FOLD_TABLE = _fold_table()
-#: Whether input ``i`` is one of :func:`linear_inputs`' folded inputs (of every encoding it belongs to).
-FOLDED = np.zeros(N_RICH_INPUTS, np.bool_)
-FOLDED[FOLD_TABLE[0]] = True
-#: The whole-board inputs that are not folded, by their index after the :data:`N_RAW` per-point inputs: those an
-#: incremental evaluation adds weight rows for when they change.
-UNFOLDED = np.flatnonzero(~FOLDED[N_RAW:]).astype(np.int64)
+#: :func:`linear_inputs` by row, for :func:`gammon.engine.network.fold_weights`: of the widest contact
+#: encoding (the narrower ones' rows are a subset) and of the race encoding (computed when the module loads).
+FOLD_TABLE = _fold_table(N_RICH_INPUTS)
+RACE_FOLD_TABLE = _fold_table(N_RACE_INPUTS)
+
+
+def _folded_rows() -> tuple[np.ndarray, np.ndarray]:
+    """:data:`FOLDED` and :data:`UNFOLDED`: row 0 for the contact encodings, row 1 for the race encoding."""
+    folded = np.zeros((2, N_WIDEST), np.bool_)
+    folded[0, FOLD_TABLE[0]] = True
+    folded[1, RACE_FOLD_TABLE[0]] = True
+    unfolded = np.full((2, N_WIDEST - N_RAW), -1, np.int64)
+    for family in (0, 1):
+        width = N_RACE_INPUTS if family else N_RICH_INPUTS
+        live = np.flatnonzero(~folded[family, N_RAW:width])
+        unfolded[family, : live.size] = live
+    return folded, unfolded
+
+
+#: Whether input ``i`` is one of :func:`linear_inputs`' folded inputs: ``FOLDED[family, i]``, family
+#: (:func:`family`) 0 for the contact encodings (each has the rows of those it is as wide as), 1 for the race one.
+#: The whole-board inputs that are not folded, by their index after the :data:`N_RAW` per-point inputs, per
+#: family (-1 after the last): those an incremental evaluation adds weight rows for when they change.
+FOLDED, UNFOLDED = _folded_rows()
+
+
+@njit(cache=True, inline="always")
+def family(width: int) -> int:
+    """The row of :data:`FOLDED` and :data:`UNFOLDED` for the encoding ``width`` wide: 1 race, 0 contact."""
+    return 1 if width == N_RACE_INPUTS else 0
+
+
+def folded_inputs(width: int) -> np.ndarray:
+    """Whether each input of the encoding ``width`` wide is folded (a ``(width,)`` bool mask)."""
+    return FOLDED[1 if width == N_RACE_INPUTS else 0, :width]
 
 
 @njit(cache=True, inline="always")
@@ -384,7 +452,7 @@ def _containment(made: int) -> float:
         e = escapes_past(n, made)
         if e < least:
             least = e
-    return 1.0 - least / 36.0
+    return (36 - least) / 36.0  # not 1 - least / 36: under fastmath that leaves 1e-16 for no blockade
 
 
 @njit(cache=True, inline="always")
@@ -491,12 +559,53 @@ def rich_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) 
     out[base + 7] = them_timing * 0.01
 
 
+@njit(cache=True, inline="always")
+def _race_side(out, base, left, crossovers, outside, home_pips) -> None:
+    """One side's race inputs into ``out[base:base + 18]`` from its checkers not borne off (``left``) and the
+    sums of the board walk of :func:`race_from_summary`."""
+    off = 15 - left
+    out[base] = 1.0 if off == 0 else 0.0
+    for k in range(1, 15):
+        out[base + k] = 1.0 if off >= k else 0.0
+    out[base + 15] = crossovers * 0.1
+    out[base + 16] = outside / 15.0
+    out[base + 17] = home_pips * 0.02
+
+
+@cross_file
+@njit(cache=True)
+def race_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, base: int) -> None:
+    """The race encoding's inputs into ``out[base:base + 36]``: none off, the borne-off thermometer,
+    crossovers, checkers outside home and pips to come home, for me then for them (see the module
+    docstring); the counts off from ``b``'s summary ``s``, the rest from one walk of the board."""
+    me_cross = me_out = me_home = them_cross = them_out = them_home = 0
+    for p in range(7, 25):  # my points outside my home board
+        v = np.int64(b[p])
+        if v > 0:
+            me_cross += v * ((p - 1) // 6)
+            me_out += v
+            me_home += v * (p - 6)
+    for p in range(1, 19):  # their points outside their home board: their point 25 - p
+        v = np.int64(b[p])
+        if v < 0:
+            q = 25 - p
+            them_cross -= v * ((q - 1) // 6)
+            them_out -= v
+            them_home -= v * (q - 6)
+    me_bar = np.int64(b[25])
+    them_bar = -np.int64(b[0])
+    _race_side(out, base, s[_ME_LEFT], me_cross + 4 * me_bar, me_out + me_bar, me_home + 19 * me_bar)
+    _race_side(out, base + N_RACE_SIDE, s[_THEM_LEFT], them_cross + 4 * them_bar, them_out + them_bar,
+               them_home + 19 * them_bar)
+
+
 @cross_file
 @njit(cache=True)
 def encode_into(boards: np.ndarray, out: np.ndarray) -> None:
     """Encode ``boards`` ((n, 26) int8) into the first n rows of ``out`` ((>= n, inputs) float32).
 
-    The width of ``out`` chooses the encoding: :data:`N_INPUTS`, :data:`N_CONTACT_INPUTS` or :data:`N_RICH_INPUTS`.
+    The width of ``out`` chooses the encoding: :data:`N_INPUTS`, :data:`N_CONTACT_INPUTS`, :data:`N_RICH_INPUTS`
+    or :data:`N_RACE_INPUTS`.
     """
     boards, out = borrowed(boards), borrowed(out)  # held by the caller: its rows are views without counting
     s = np.empty(N_SUMMARY, np.int64)
@@ -530,6 +639,9 @@ def encode_from_summary(b: np.ndarray, s: np.ndarray, out: np.ndarray, row: int)
     out[row, 194] = (15 - mine) / 15.0
     out[row, 195] = (15 - theirs) / 15.0
     inputs_from_summary(b, s, out[row], _CONTACT)
+    if width == N_RACE_INPUTS:
+        race_from_summary(b, s, out[row], N_INPUTS)
+        return
     if width > N_INPUTS:
         extra_from_summary(b, s, out[row], N_INPUTS)
     if width > N_CONTACT_INPUTS:
@@ -566,6 +678,11 @@ def input_names(inputs: int = N_INPUTS) -> list[str]:
     names += ["me.bar", "them.bar", "me.off", "them.off", "contact"]
     for side in ("me", "them"):
         names += [f"{side}.{f}" for f in ("pips", "home", "prime", "blots", "back", "shots", "escapes")]
+    if inputs == N_RACE_INPUTS:
+        for side in ("me", "them"):
+            names += [f"{side}.none_off"] + [f"{side}.off>={k}" for k in range(1, 15)]
+            names += [f"{side}.{f}" for f in ("crossovers", "outside", "home_pips")]
+        return names
     if inputs > N_INPUTS:
         for side in ("me", "them"):
             names += [f"{side}.{f}" for f in ("back_anchor", "anchors", "containment", "break_contact")]

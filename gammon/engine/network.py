@@ -19,7 +19,8 @@ tables of :mod:`gammon.bearoff` (no rows: not used). A position is first
 classified (:func:`position_class`): a pure bear-off is valued exactly from
 the tables, a race (no contact) by the race net, anything else by the
 contact net. The width of ``w1`` chooses the contact net's encoding
-(:data:`~gammon.engine.encoding.ENCODINGS`).
+(:data:`~gammon.engine.encoding.ENCODINGS`), that of ``rw1`` the race net's
+(the first encoding, or the race encoding).
 
 >>> import numpy as np
 >>> from gammon.net import Architecture, Weights
@@ -45,7 +46,9 @@ from gammon.engine.encoding import (
     FOLDED,
     N_CONTACT_INPUTS,
     N_INPUTS,
+    N_RACE_INPUTS,
     N_RAW,
+    RACE_FOLD_TABLE,
     N_SUMMARY,
     SUMMARY_ME_BACK,
     SUMMARY_ME_LEFT,
@@ -55,7 +58,9 @@ from gammon.engine.encoding import (
     encode_from_summary,
     encode_into,
     extra_from_summary,
+    family,
     inputs_from_summary,
+    race_from_summary,
     rears_from_summary,
     rich_from_summary,
     summarise,
@@ -174,12 +179,13 @@ def fold_weights(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """``(w1, b1)`` of a first layer with the folded inputs (:func:`~gammon.engine.encoding.linear_inputs`)
     moved onto the inputs they are sums of: see :meth:`gammon.net.Weights.folded`."""
     refresh()
-    return _fold(np.ascontiguousarray(w1, np.float32), np.ascontiguousarray(b1, np.float32), *FOLD_TABLE)
+    table = RACE_FOLD_TABLE if w1.shape[0] == N_RACE_INPUTS else FOLD_TABLE
+    return _fold(np.ascontiguousarray(w1, np.float32), np.ascontiguousarray(b1, np.float32), *table)
 
 
 @njit(cache=True)
 def _fold(w1, b1, folded, starts, columns, coefficients, constants):
-    """:func:`fold_weights` by the rows of :data:`~gammon.engine.encoding.FOLD_TABLE` (about 0.02 ms a net
+    """:func:`fold_weights` by the rows of a fold table (:data:`~gammon.engine.encoding.FOLD_TABLE`) (about 0.02 ms a net
     of 256 hidden units: it runs for every new set of weights self-play receives)."""
     nin, nh = w1.shape
     w = w1.copy()
@@ -205,8 +211,9 @@ def _fold(w1, b1, folded, starts, columns, coefficients, constants):
 def _drop_folded(x) -> None:
     """Zero the folded inputs of the encoded row ``x``: their weight rows in ``ev``'s nets are zero
     (:meth:`gammon.net.Weights.folded`), so a sparse first layer need not visit them."""
+    folded = FOLDED[family(x.shape[0])]
     for i in range(x.shape[0]):
-        if FOLDED[i]:
+        if folded[i]:
             x[i] = 0.0
 
 
@@ -410,13 +417,17 @@ def _global_rows(b, s, g0, h0, w1, g, h, rows, values, m) -> None:
     the rows of those that changed from ``g0`` (but the folded ones: they have no rows) after the ``m``
     rows already listed, and the first layer ``h``: ``h0`` plus every listed row."""
     inputs_from_summary(b, s, g, 0)
-    if g.shape[0] > N_INPUTS - N_RAW:
+    width = N_RAW + g.shape[0]
+    if width == N_RACE_INPUTS:
+        race_from_summary(b, s, g, N_INPUTS - N_RAW)
+    elif width > N_INPUTS:
         extra_from_summary(b, s, g, N_INPUTS - N_RAW)
-        if g.shape[0] > N_CONTACT_INPUTS - N_RAW:
+        if width > N_CONTACT_INPUTS:
             rich_from_summary(b, s, g, N_CONTACT_INPUTS - N_RAW)
-    for t in range(UNFOLDED.shape[0]):
-        k = UNFOLDED[t]
-        if k >= g.shape[0]:
+    unfolded = UNFOLDED[family(width)]
+    for t in range(unfolded.shape[0]):
+        k = unfolded[t]
+        if k < 0 or k >= g.shape[0]:
             break
         d = g[k] - g0[k]
         if d != 0.0:
