@@ -13,11 +13,12 @@ import torch
 from gammon.bots.neural import NeuralBot
 from gammon.cli import main
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import BEAROFF, evaluate_batch, play_equities, position_class
+from gammon.engine.network import BEAROFF, RACE, evaluate_batch, play_equities, position_class
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import flip
 from gammon.position import Position
 from gammon.train.config import Config, ConfigError
+from gammon.train import distill as distill_module
 from gammon.train.distill import fit, rollout_dice, rollout_targets, round_positions, searched_targets
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
@@ -106,18 +107,22 @@ def test_a_rollout_of_a_certain_win_is_that_win(start_model):
     assert targets.tolist() == [[1, 0, 0, 0, 0], [1, 1, 1, 0, 0]]
 
 
-def played_out(bot: NeuralBot, ev: tuple, position: Position, rolls: np.ndarray) -> np.ndarray:
+def played_out(bot: NeuralBot, ev: tuple, position: Position, rolls: np.ndarray, to_bearoff: bool = False) -> np.ndarray:
     """The outcome for the side on roll in ``position`` of the game ``bot`` plays on with ``rolls``, or the
-    evaluator's 0-ply probabilities where the rolls run out."""
+    evaluator's 0-ply probabilities where the rolls run out (or, ``to_bearoff``, at the first pure bear-off)."""
+    turns = len(rolls)
     for turn, (d1, d2) in enumerate(rolls):
         position = position.apply(bot.choose_play(position, (int(d1), int(d2))))
         if position.is_game_over():
             points = position.result()  # won by the side that just moved
             won = np.array([1.0, points >= 2, points >= 3, 0.0, 0.0])
             return won if turn % 2 == 0 else flip(won)
+        if to_bearoff and position_class(np.ascontiguousarray(position.board, np.int8), ev) == BEAROFF:
+            turns = turn + 1
+            break
     probs = np.empty((1, 5), np.float32)
     evaluate_batch(np.ascontiguousarray(position.board, np.int8).reshape(1, 26), ev, probs)
-    return probs[0].astype(np.float64) if len(rolls) % 2 == 0 else flip(probs[0])
+    return probs[0].astype(np.float64) if turns % 2 == 0 else flip(probs[0])
 
 
 @pytest.mark.parametrize("turns", [3, 40])
@@ -133,6 +138,23 @@ def test_rollout_targets_are_the_mean_of_the_games_the_0_ply_bot_plays_out(start
     for k, position in enumerate(positions):
         expected = np.mean([played_out(bot, evaluator.kernel_args(), position, dice[k, t]) for t in range(trials)], axis=0)
         assert targets[k] == pytest.approx(expected, abs=1e-5)
+
+
+def test_a_rollout_to_the_bear_off_stops_at_the_first_pure_bear_off_and_takes_the_databases_values(start_model):
+    # Given a race a few turns from a pure bear-off, and nets with the bear-off database
+    evaluator = Evaluator(load_model(start_model).weights, bearoff=True)
+    ev = evaluator.kernel_args()
+    position = Position.from_checkers({9: 2, 8: 3, 6: 5, 5: 5}, {16: 2, 17: 3, 19: 5, 20: 5})
+    boards = np.ascontiguousarray(position.board, np.int8).reshape(1, 26)
+    trials = 36
+    # When it is rolled out to the bear-off
+    stopped = rollout_targets(boards, ev, trials, np.random.default_rng(6), to_bearoff=True)
+    # Then each trial is the 0-ply game up to the first pure bear-off, valued there by the database
+    dice = rollout_dice(np.random.default_rng(6), 1, trials, 128)
+    expected = np.mean([played_out(NeuralBot(evaluator), ev, position, dice[0, t], to_bearoff=True) for t in range(trials)], axis=0)
+    assert stopped[0] == pytest.approx(expected, abs=1e-5)
+    # and no trial was played to its end: the win chances are the database's, not a count of wins
+    assert 0.0 < stopped[0, 0] < 1.0 and round(stopped[0, 0] * trials) != pytest.approx(stopped[0, 0] * trials, abs=1e-4)
 
 
 def test_fitting_moves_the_net_towards_its_targets(start_model):
@@ -192,3 +214,64 @@ def test_ctrl_c_in_a_search_run_keeps_the_last_finished_round(tmp_path, start_mo
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "continue with: gammon train --resume" in out
     assert torch.load(run_dir / "checkpoint.pt", weights_only=True)["games"] % 3 == 0  # whole rounds only
+
+
+RACE_ONLY = ("race_hidden=8", "race_inputs=247", "search_race_only=true", "bearoff=true", "search_rollouts=36",
+             "rollouts_to_bearoff=true", "search_memory=1")
+
+
+def test_a_race_only_run_fits_the_race_net_on_race_positions_and_keeps_the_contact_net(tmp_path, start_model, monkeypatch):
+    # Given a search run of two rounds on race positions only, the earlier round's positions kept for the later fit
+    fitted = []
+    real_fit = distill_module.fit
+    monkeypatch.setattr(distill_module, "fit", lambda nets, boards, *rest, **kw: (fitted.append(boards.shape[0]),
+                                                                                   real_fit(nets, boards, *rest, **kw))[1])
+    assert main(search_run(tmp_path, start_model, *RACE_ONLY)) == 0
+    (run,) = tmp_path.iterdir()
+    # Then each round's labelled positions are kept in the run folder, all of them races
+    sizes = []
+    for path in sorted((run / "labels").glob("round-*.npz")):
+        with np.load(path) as labels:
+            assert labels["classes"].size and (labels["classes"] == RACE).all()
+            sizes.append(labels["classes"].size)
+    assert len(sizes) == 2 and fitted == [sizes[0], sizes[0] + sizes[1]]
+    # And the race net, on the race encoding, learned; the contact net is the start's
+    model, start = load_model(run / "model.pt"), load_model(start_model)
+    assert all(torch.equal(model.state_dict[k], start.state_dict[k]) for k in start.state_dict)
+    assert model.race.arch.inputs == 247 and model.bearoff
+    assert not torch.equal(model.race_state_dict["0.weight"][:, :211], start.state_dict["0.weight"])
+
+
+def test_a_resumed_round_takes_its_saved_labels_instead_of_labelling_again(tmp_path, start_model, monkeypatch):
+    assert main(search_run(tmp_path, start_model, *RACE_ONLY, "total_games=3")) == 0
+    (run,) = tmp_path.iterdir()
+    # Given the second round's labels written before a stop (here: the first round's positions again)
+    first = run / "labels" / "round-0000.npz"
+    (run / "labels" / "round-0001.npz").write_bytes(first.read_bytes())
+    fitted = []
+    monkeypatch.setattr(distill_module, "_label_round", lambda *a, **kw: pytest.fail("labelled again"))
+    monkeypatch.setattr(distill_module, "fit", lambda nets, boards, *rest, **kw: fitted.append(boards.shape[0]) or {})
+    # When the run is resumed, it fits on them without labelling
+    assert main(["train", "--resume", str(run), "--no-progress", "--set", "total_games=6"]) == 0
+    with np.load(first) as labels:
+        assert fitted == [2 * labels["classes"].size]
+
+
+def test_a_corrupt_labels_file_is_a_one_line_error_naming_it(tmp_path, start_model, capsys):
+    assert main(search_run(tmp_path, start_model, *RACE_ONLY, "total_games=3")) == 0
+    (run,) = tmp_path.iterdir()
+    (run / "labels" / "round-0001.npz").write_bytes(b"not an npz")
+    assert main(["train", "--resume", str(run), "--no-progress", "--set", "total_games=6"]) != 0
+    err = capsys.readouterr().err
+    assert "round-0001.npz" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("sets, message", [
+    ({"race_inputs": 219}, "race_inputs must be 211 or 247"),
+    ({"rollouts_to_bearoff": True}, "rollouts_to_bearoff needs bearoff"),
+    ({"search_race_only": True}, "search_race_only needs a race net"),
+    ({"search_memory": -1}, "search_memory must be >= 0"),
+])
+def test_the_race_and_rollout_options_are_checked(sets, message):
+    with pytest.raises(ConfigError, match=message):
+        Config(**sets)

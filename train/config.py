@@ -36,6 +36,8 @@ class Config:
     """the contact net's encoding by its number of inputs: 211 (tesauro+15), 219 (tesauro+23: with back anchor, anchors, containment and break-contact pips) or 227 (tesauro+31: those and double shots, pip loss, mobility, timing)"""
     race_hidden: int = 0
     """hidden units of a separate race net for positions without contact (0: none, the contact net plays races too)"""
+    race_inputs: int = 211
+    """the race net's encoding by its number of inputs: 211 (tesauro+15, the contact net's first encoding) or 247 (tesauro+race: those and per side none off, a thermometer of checkers off, crossovers, checkers outside home, pips to come home)"""
     bearoff: bool = False
     """value pure bear-offs exactly from the one-sided bear-off database, in play and as training targets"""
     init_model: str = ""
@@ -82,6 +84,12 @@ class Config:
     """method search: the depth (1 or 2) whose probabilities are the targets"""
     search_rollouts: int = 0
     """method search: > 0 values each position instead by that many games the nets play out from it at 0-ply (a rollout; trial t starts with roll t mod 36, so a multiple of 36 covers the first roll evenly: gammon.train.distill.rollout_targets)"""
+    rollouts_to_bearoff: bool = False
+    """method search with search_rollouts: a rollout stops at its first pure bear-off and counts the database's probabilities there instead of playing it out (needs bearoff): exact for who wins, and less noise"""
+    search_race_only: bool = False
+    """method search: label and fit the race positions only (the race net learns, the contact net stays as it was; needs race_hidden)"""
+    search_memory: int = 0
+    """method search: how many earlier rounds' labelled positions (kept in the run folder, labels/) join each round's fit besides its own"""
     search_candidates: int = 4
     """method search: the best plays by 0-ply whose positions join the targets, of one drawn roll at every other position a player faced"""
     search_epochs: int = 10
@@ -103,6 +111,7 @@ class Config:
             (self.activation in ("relu", "sigmoid"), "activation must be relu or sigmoid"),
             (self.inputs in (211, 219, 227), "inputs must be 211, 219 or 227"),
             (self.race_hidden >= 0, "race_hidden must be >= 0"),
+            (self.race_inputs in (211, 247), "race_inputs must be 211 or 247"),
             (self.optimizer in ("adam", "sgd"), "optimizer must be adam or sgd"),
             (self.loss in ("bce", "mse"), "loss must be bce or mse"),
             (0.0 <= self.lam <= 1.0 and 0.0 <= self.final_lam <= 1.0, "lam and final_lam must be in [0, 1]"),
@@ -120,7 +129,10 @@ class Config:
             (self.search_games >= 1 and self.search_epochs >= 1 and self.search_batch >= 1, "search_games, search_epochs and search_batch must be >= 1"),
             (self.search_plies in (1, 2), "search_plies must be 1 or 2"),
             (self.search_candidates >= 0, "search_candidates must be >= 0"),
+            (self.search_memory >= 0, "search_memory must be >= 0"),
             (self.search_rollouts >= 0, "search_rollouts must be >= 0"),
+            (self.bearoff or not self.rollouts_to_bearoff, "rollouts_to_bearoff needs bearoff"),
+            (self.race_hidden or not self.search_race_only, "search_race_only needs a race net (race_hidden)"),
         ]
         for ok, message in checks:
             if not ok:

@@ -18,8 +18,15 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    ``search_epochs`` passes (cross-entropy, the learning rate falling
    linearly from ``learning_rate`` to zero in each round).
 
+With ``search_race_only`` a round keeps its race positions only and the
+race net alone learns; with ``rollouts_to_bearoff`` a rollout stops at its
+first pure bear-off and counts the database's probabilities there. Each
+round's labelled positions are kept in the run folder (``labels/``): a
+resumed round fits on them instead of labelling again, and with
+``search_memory`` > 0 the earlier rounds' join each fit.
+
 The targets are the nets' own search, or their own games, from positions of
-their own games: nothing else teaches them. A checkpoint is written after
+their own games (and the exact bear-off database): nothing else teaches them. A checkpoint is written after
 every round (a run stopped with Ctrl-C keeps its last finished round);
 ``--resume`` plays the next.
 """
@@ -33,14 +40,14 @@ import numpy as np
 from numba import njit, prange
 
 from gammon.engine.cache import cross_file, refresh
-from gammon.engine.encoding import N_INPUTS, encode_batch
+from gammon.engine.encoding import encode_batch
 from gammon.engine.movegen import generate_after
 from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_classes, evaluate_into, play_equities
 from gammon.engine.search import probabilities_batch
 from gammon.errors import is_interrupt
 from gammon.net import load_model, save_model
 from gammon.outcomes import flip_into, lost_into
-from gammon.train.checkpoint import save_checkpoint
+from gammon.train.checkpoint import CheckpointError, save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer, play_turns
@@ -92,10 +99,11 @@ def searched_targets(boards: np.ndarray, ev: tuple, plies: int, bar=None) -> np.
 
 @cross_file
 @njit(cache=True, parallel=True)
-def _rollouts(boards, dice, ev, out) -> None:
+def _rollouts(boards, dice, ev, out, to_bearoff) -> None:
     """``out[k]``: the mean outcome, for its side on roll, of the games played from ``boards[k]`` with each
     of ``dice[k]``'s ``(trials, turns, 2)`` rolls by the 0-ply nets of ``ev``; a game still going when its
-    rolls run out counts the nets' probabilities of the position reached. Parallel over positions."""
+    rolls run out (or, ``to_bearoff``, at its first pure bear-off) counts the nets' probabilities of the
+    position reached. Parallel over positions."""
     trials, turns = dice.shape[1], dice.shape[2]
     width = max(ev[0].shape[0], ev[4].shape[0])
     for k in prange(boards.shape[0]):
@@ -105,7 +113,7 @@ def _rollouts(boards, dice, ev, out) -> None:
         mine = np.empty(5, np.float32)
         total = np.zeros(5, np.float64)
         for t in range(trials):
-            played, points = play_turns(boards[k], dice[k, t], ev, seen)
+            played, points = play_turns(boards[k], dice[k, t], ev, seen, to_bearoff)
             if points > 0:  # over: the loser is on roll in seen[played]
                 lost_into(points, end)
             else:
@@ -130,22 +138,25 @@ def rollout_dice(rng: np.random.Generator, positions: int, trials: int, turns: i
 
 
 def rollout_targets(boards: np.ndarray, ev: tuple, trials: int, rng: np.random.Generator, bar=None,
-                    turns: int = ROLLOUT_TURNS) -> np.ndarray:
+                    turns: int = ROLLOUT_TURNS, to_bearoff: bool = False) -> np.ndarray:
     """The mean outcome of ``trials`` games the nets ``ev`` play out at 0-ply from each of ``boards``, for its
     side on roll ((n, 5) float32, the five cumulative probabilities).
 
     Trial ``t`` starts with roll ``t`` mod 36 (each ordered roll once in 36
     trials: the first roll, which moves a position's value most, adds no
     noise), then rolls drawn from ``rng``; a game not over after ``turns``
-    turns is valued by the nets where it stands. Self-play only: the nets
-    play both sides.
+    turns is valued by the nets where it stands. With ``to_bearoff`` (and
+    ``ev`` holding the bear-off database) a game stops at its first pure
+    bear-off and counts the database's probabilities there instead of
+    playing it out: exact for who wins, and without the bear-off's noise.
+    Self-play only: the nets play both sides.
     """
     refresh()
     out = np.empty((boards.shape[0], 5), np.float64)
     step = max(1, LABEL_CHUNK // max(1, trials // 36))
     for start in range(0, boards.shape[0], step):
         stop = min(start + step, boards.shape[0])
-        _rollouts(boards[start:stop], rollout_dice(rng, stop - start, trials, turns), ev, out[start:stop])
+        _rollouts(boards[start:stop], rollout_dice(rng, stop - start, trials, turns), ev, out[start:stop], to_bearoff)
         if bar is not None:
             bar.update(stop - start)
     return out.astype(np.float32)
@@ -159,7 +170,7 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(nets.parameters(), lr=cfg.learning_rate)
     parts = []
-    for name, cls, module, inputs in (("contact", CONTACT, nets.contact, nets.arch.inputs), ("race", RACE, nets.race, N_INPUTS)):
+    for name, cls, module, inputs in (("contact", CONTACT, nets.contact, nets.arch.inputs), ("race", RACE, nets.race, cfg.race_inputs)):
         rows = np.flatnonzero(classes == cls)
         if module is not None and rows.size:
             x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(nets.device)
@@ -180,6 +191,48 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
                 total, steps = total + loss.item(), steps + 1
             losses[name] = total / steps
     return losses
+
+
+def _label_round(nets: Nets, cfg: Config, games: int, rng: np.random.Generator, round_no: int,
+                 progress: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 1 to 3 of a round: ``(boards, classes, targets)`` of its positions (race positions only with
+    ``search_race_only``)."""
+    from tqdm import tqdm
+
+    evaluator = nets.evaluator()
+    ev = evaluator.kernel_args()
+    played = SelfPlayer(evaluator).play_many(rng, games)
+    boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
+    if cfg.search_race_only:
+        boards, classes = boards[classes == RACE], classes[classes == RACE]
+    kind = f"{cfg.search_rollouts}-trial rollouts" if cfg.search_rollouts else f"{cfg.search_plies}-ply targets"
+    with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {kind}",
+              disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
+        if cfg.search_rollouts:
+            targets = rollout_targets(boards, ev, cfg.search_rollouts, rng, label_bar, to_bearoff=cfg.rollouts_to_bearoff)
+        else:
+            targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
+    return boards, classes, targets
+
+
+def _labels_path(run_dir: Path, round_no: int) -> Path:
+    return run_dir / "labels" / f"round-{round_no:04d}.npz"
+
+
+def _write_labels(path: Path, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray) -> None:
+    """A round's labelled positions, written atomically (temporary file, then renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez_compressed(tmp, boards=boards, classes=classes, targets=targets)
+    tmp.replace(path)
+
+
+def _read_labels(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    try:
+        with np.load(path) as saved:
+            return saved["boards"], saved["classes"], saved["targets"]
+    except (OSError, KeyError, ValueError) as exc:
+        raise CheckpointError(f"cannot read the labelled positions {str(path)!r} ({exc}); delete it to label that round again") from None
 
 
 def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = None, device: str = "cpu",
@@ -211,22 +264,19 @@ def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = Non
             round_no = games // cfg.search_games
             n = min(cfg.search_games, cfg.total_games - games)
             rng = np.random.default_rng([cfg.seed, round_no])
-            evaluator = nets.evaluator()
-            ev = evaluator.kernel_args()
-            played = SelfPlayer(evaluator).play_many(rng, n)
-            boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
-            kind = f"{cfg.search_rollouts}-trial rollouts" if cfg.search_rollouts else f"{cfg.search_plies}-ply targets"
-            with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {kind}",
-                      disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
-                if cfg.search_rollouts:
-                    targets = rollout_targets(boards, ev, cfg.search_rollouts, rng, label_bar)
-                else:
-                    targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
-            losses = fit(nets, boards, classes, targets, cfg, seed=cfg.seed * 1_000_003 + round_no)
+            labelled = _labels_path(run_dir, round_no)
+            if labelled.exists():  # labelled before a stop: the same positions and targets again
+                boards, classes, targets = _read_labels(labelled)
+            else:
+                boards, classes, targets = _label_round(nets, cfg, n, rng, round_no, progress)
+                _write_labels(labelled, boards, classes, targets)
+            memory = [_read_labels(_labels_path(run_dir, r)) for r in range(max(0, round_no - cfg.search_memory), round_no)]
+            fitted = [np.concatenate(part) for part in zip(*memory, (boards, classes, targets))]
+            losses = fit(nets, *fitted, cfg, seed=cfg.seed * 1_000_003 + round_no)
             games += n
             elapsed += time.perf_counter() - started
             bar.update(n)
-            bar.set_postfix(positions=boards.shape[0], loss=f"{losses.get('contact', 0.0):.4f}")
+            bar.set_postfix(positions=boards.shape[0], loss=f"{losses.get('contact', losses.get('race', 0.0)):.4f}")
             for name, value in losses.items():
                 writer.add_scalar(f"losses/{name}", value, games)
             writer.add_scalar("charts/positions_per_round", boards.shape[0], games)

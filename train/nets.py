@@ -47,7 +47,7 @@ class Nets:
         self.race_arch = None
         self.race = None
         if cfg.race_hidden:
-            self.race_arch = Architecture(inputs=N_INPUTS, hidden=cfg.race_hidden, activation=cfg.activation)
+            self.race_arch = Architecture(inputs=cfg.race_inputs, hidden=cfg.race_hidden, activation=cfg.activation)
             self.race = build_module(self.race_arch, seed=cfg.seed + 1).to(device)
         self.device = device
         #: the learner's passes without autograd (:mod:`gammon.train.sparse`); on other devices, PyTorch's
@@ -112,7 +112,7 @@ class Nets:
         self.contact.load_state_dict(_grown(model.state_dict, self.contact.state_dict()))
         if self.race is None:
             return
-        if model.race is not None and model.race.arch.hidden <= self.race_arch.hidden:
+        if model.race is not None and model.race.arch.hidden <= self.race_arch.hidden and model.race.arch.inputs <= self.race_arch.inputs:
             self.race.load_state_dict(_grown(model.race_state_dict, self.race.state_dict()))
         elif start.hidden <= self.race_arch.hidden:  # the race net starts as the contact net, on the race net's inputs
             contact = {k: (v[:, :N_INPUTS] if k == "0.weight" else v) for k, v in model.state_dict.items()}
@@ -140,7 +140,7 @@ class Nets:
         parts = []
         # ``ev`` is these nets' evaluator: it classes a position RACE only when there is a race net
         contact_rows, race_rows = np.flatnonzero(classes == CONTACT), np.flatnonzero(classes == RACE)
-        for rows, module, inputs in ((contact_rows, self.contact, self.arch.inputs), (race_rows, self.race, N_INPUTS)):
+        for rows, module, inputs in ((contact_rows, self.contact, self.arch.inputs), (race_rows, self.race, self.cfg.race_inputs)):
             if rows.size == 0:
                 continue
             whole = rows.size == boards.shape[0]  # one net plays them all: no copies

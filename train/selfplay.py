@@ -23,7 +23,7 @@ from gammon.dice import draw_rolls
 from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import next_base_layer, no_base_layer, score_from_base
+from gammon.engine.network import BEAROFF, next_base_layer, no_base_layer, position_class, score_from_base
 from gammon.net import Evaluator, Weights
 from gammon.outcomes import game_result
 from gammon.position import Position
@@ -35,13 +35,14 @@ _START = np.ascontiguousarray(Position.initial().board, np.int8)
 
 @cross_file
 @njit(cache=True, nogil=True)
-def play_turns(board, dice, ev, boards_out):
-    """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out.
+def play_turns(board, dice, ev, boards_out, to_bearoff=False):
+    """Play from ``board`` with ``dice`` ((m, 2) int8) until the game ends or the dice run out (or, with
+    ``to_bearoff``, a play leaves a pure bear-off that ``ev`` values from the database).
 
     Writes the board before each turn into ``boards_out[t]`` and returns
     ``(turns, points)``: ``points`` > 0 means the game ended and the last
     mover won that many points, and then ``boards_out[turns]`` holds the final
-    board (loser's view); 0 means the dice ran out and ``boards_out[turns]``
+    board (loser's view); 0 means the game stopped short and ``boards_out[turns]``
     holds the board to continue from.
     """
     ev = borrowed(ev)
@@ -69,6 +70,9 @@ def play_turns(board, dice, ev, boards_out):
         if over[best]:
             boards_out[t + 1] = cur
             return t + 1, game_result(cur)
+        if to_bearoff and position_class(cur, ev) == BEAROFF:
+            boards_out[t + 1] = cur
+            return t + 1, 0
     boards_out[m] = cur
     return m, 0
 
