@@ -47,6 +47,22 @@ def test_table_has_a_row_per_bot(moves):
     assert len(lines) == 4 and lines[2].startswith("| td |") and "1.00 ± 1.96 (n=2)" in lines[2]
 
 
+def test_a_race_only_file_shows_no_figures_for_the_contact_decisions_it_lacks(moves):
+    s = {k: moves.summarise(np.array([0.0, 0.002])) for k in ("race", "all")} | {"contact": moves.summarise(np.array([]))}
+    row = moves.table([("td", s)]).splitlines()[2]
+    assert row == "| td | 1.00 ± 1.96 (n=2) | - (n=0) | 1.00 ± 1.96 (n=2) | 50% / - |"
+    kinds = np.array(["race", "race"])
+    assert moves.paired_table([("td", np.zeros(2)), ("new", np.full(2, 0.001))], kinds).splitlines()[2] == \
+        "| new | +1.00 (+1.00 .. +1.00) | - |"
+
+
+def test_decisions_of_one_kind_are_only_of_that_kind(moves):
+    pytest.importorskip("gnubg_nn")
+    picked, games, _ = moves.self_play_decisions(20, 5, 0.5, "race")
+    assert len(picked) == 20 and games > 1
+    assert {moves.kind_of(Position.from_position_id(pid)) for pid, _ in picked} == {"race"}
+
+
 def test_paired_table_is_the_difference_on_the_same_decisions(moves):
     kinds = np.array(["race", "race", "contact", "contact"])
     base = np.array([0.001, 0.003, 0.010, 0.000])
