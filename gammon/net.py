@@ -394,7 +394,7 @@ def merge_models(models: Sequence[Model]) -> tuple[dict, Architecture, tuple[dic
     mean of their output layers, so its logits are the mean of the members'
     logits (a geometric ensemble): one wider net that every bot, search and
     analysis plays as it plays any model. The members must share their
-    inputs, activation, race net (present or not) and bear-off flag; a
+    inputs, activation, race net (present or not, and its inputs) and bear-off flag; a
     mismatch is a :class:`ModelFileError` naming the file.
     """
     import torch
@@ -405,7 +405,8 @@ def merge_models(models: Sequence[Model]) -> tuple[dict, Architecture, tuple[dic
     for model in models[1:]:
         differs = [what for what, a, b in (
             ("inputs", model.arch.inputs, first.arch.inputs), ("activation", model.arch.activation, first.arch.activation),
-            ("race net", model.race is None, first.race is None), ("bear-off database", model.bearoff, first.bearoff)) if a != b]
+            ("race net", model.race is None, first.race is None), ("bear-off database", model.bearoff, first.bearoff),
+            ("race net's inputs", model.race.arch.inputs if model.race else 0, first.race.arch.inputs if first.race else 0)) if a != b]
         if differs:
             raise ModelFileError(f"model file {model.path!r} cannot be merged with {first.path!r}: its {', '.join(differs)} differ")
 

@@ -163,8 +163,8 @@ def test_a_contact_net_on_the_race_encoding_is_refused(tmp_path):
         Evaluator(Weights.zeros(arch))
 
 
-def _phase_model(path, seed, hidden=6, inputs=219, bearoff=True):
-    arch, race_arch = Architecture(inputs=inputs, hidden=hidden), Architecture(hidden=hidden + 1)
+def _phase_model(path, seed, hidden=6, inputs=219, bearoff=True, race_inputs=N_INPUTS):
+    arch, race_arch = Architecture(inputs=inputs, hidden=hidden), Architecture(inputs=race_inputs, hidden=hidden + 1)
     save_model(path, build_module(arch, seed=seed).state_dict(), arch, games_trained=1000 * seed,
                race=(build_module(race_arch, seed=seed + 50).state_dict(), race_arch), bearoff=bearoff)
     return load_model(path)
@@ -196,7 +196,8 @@ def test_a_merged_model_plays_the_mean_of_its_members_logits_in_each_net(tmp_pat
 def test_models_that_cannot_be_merged_are_refused_naming_the_file(tmp_path):
     base = _phase_model(tmp_path / "base.pt", 1)
     for name, other in (("inputs", _phase_model(tmp_path / "inputs.pt", 2, inputs=N_INPUTS)),
-                        ("bear-off database", _phase_model(tmp_path / "nodb.pt", 3, bearoff=False))):
+                        ("bear-off database", _phase_model(tmp_path / "nodb.pt", 3, bearoff=False)),
+                        ("race net's inputs", _phase_model(tmp_path / "race.pt", 4, race_inputs=N_RACE_INPUTS))):
         with pytest.raises(ModelFileError, match=name) as info:
             merge_models([base, other])
         assert other.path in str(info.value) and "\n" not in str(info.value)
