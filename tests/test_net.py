@@ -221,3 +221,23 @@ def test_gammon_merge_writes_a_model_the_bots_load_and_refuses_bad_input_in_one_
         assert main(["merge", *args]) == 2
         err = capsys.readouterr().err
         assert err.startswith("gammon merge: error:") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_gammon_merge_takes_the_race_net_of_another_model_when_asked(tmp_path, capsys):
+    from gammon.cli import main
+
+    base = _phase_model(tmp_path / "a.pt", 1)
+    donor = _phase_model(tmp_path / "race.pt", 2, race_inputs=N_RACE_INPUTS)
+    out = tmp_path / "a-race.pt"
+    # Given one model and another whose race net reads the race encoding: the first's contact net, the other's race net
+    assert main(["merge", str(out), str(tmp_path / "a.pt"), "--race-net", str(tmp_path / "race.pt")]) == 0
+    assert "race net 247 inputs" in capsys.readouterr().out
+    model = load_model(out)
+    assert all(torch.equal(model.state_dict[k], base.state_dict[k]) for k in base.state_dict)
+    assert all(torch.equal(model.race_state_dict[k], donor.race_state_dict[k]) for k in donor.race_state_dict)
+    assert model.bearoff and model.metadata["metadata"]["race_net_from"]["file"] == "race.pt"
+    # A donor without a race net, or without the bear-off database of the model, is refused in one line
+    _phase_model(tmp_path / "nodb.pt", 3, bearoff=False)
+    assert main(["merge", str(out), str(tmp_path / "a.pt"), "--race-net", str(tmp_path / "nodb.pt")]) == 2
+    err = capsys.readouterr().err
+    assert "nodb.pt" in err and err.count("\n") == 1 and "Traceback" not in err
