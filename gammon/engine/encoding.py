@@ -96,9 +96,9 @@ what matters is how the two bear-offs will go (:func:`race_from_summary`):
    checkers off, not of pips alone: the net sees each count of it.
 15. crossovers / 10: over S's checkers, the quarters of the board each
    still has to cross to reach S's home board (a checker on S's point p:
-   (p - 1) // 6, on the bar 4). Bringing a checker across costs a die
-   whatever its size, which pips do not show: the measure of wastage in
-   the race's middle.
+   (p - 1) // 6, on the bar 4). Bringing a checker across costs part of a
+   roll whatever the pips, which the pip count does not show: it is how
+   the bear-in wastes pips.
 16. checkers outside home / 15: S's checkers not yet in its home board
    (bar included). Bearing off starts only when it is 0: with the pips
    below, it says how long S's gammon-saving run still is.
@@ -240,10 +240,9 @@ def _folded_rows() -> tuple[np.ndarray, np.ndarray]:
     folded[0, FOLD_TABLE[0]] = True
     folded[1, RACE_FOLD_TABLE[0]] = True
     unfolded = np.full((2, N_WIDEST - N_RAW), -1, np.int64)
-    for family in (0, 1):
-        width = N_RACE_INPUTS if family else N_RICH_INPUTS
-        live = np.flatnonzero(~folded[family, N_RAW:width])
-        unfolded[family, : live.size] = live
+    for row, width in ((0, N_RICH_INPUTS), (1, N_RACE_INPUTS)):
+        live = np.flatnonzero(~folded[row, N_RAW:width])
+        unfolded[row, : live.size] = live
     return folded, unfolded
 
 
