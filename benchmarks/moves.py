@@ -43,6 +43,11 @@ checker of either side is behind a checker of the other (``not
 gammon.engine.analysis.in_contact`` on the board before the play; ``--make``
 counts its disagreements with ``gnubg_nn.classify``: none).
 
+``--values`` adds, for each bot that is a net, how far its 0-ply values of
+every judged play are from the judge's (RMS equity), and the same after
+taking out each decision's mean difference: the part that ranks the plays
+of one roll, which is what choosing a play depends on.
+
 ``--by-type`` adds a table of the contact decisions split by the kind of
 position, from the mover's side before the play (:func:`contact_type`, the
 first that applies): a checker of the mover on the bar, of the opponent on
@@ -371,6 +376,22 @@ def errors_of(bot, decisions: list[Decision]) -> np.ndarray:
     return out
 
 
+def value_errors(evaluator, decisions: list[Decision]) -> tuple[float, float]:
+    """How far a net's 0-ply values of every judged play are from the judge's: ``(absolute, within)`` RMS in
+    equity, ``within`` after taking out each decision's mean error (what ranks the plays of one roll)."""
+    from gammon.engine.network import evaluate_batch
+    from gammon.outcomes import equity
+
+    boards = np.array([Position.from_position_id(pid).board for d in decisions for pid in d.equities], np.int8)
+    judged = np.array([eq for d in decisions for eq in d.equities.values()])
+    owner = np.repeat(np.arange(len(decisions)), [len(d.equities) for d in decisions])
+    probs = np.empty((len(boards), 5), np.float32)
+    evaluate_batch(np.ascontiguousarray(boards), evaluator.kernel_args(), probs)  # the opponent on roll
+    err = -equity(probs.astype(np.float64)) - judged
+    within = err - (np.bincount(owner, err) / np.bincount(owner))[owner]
+    return float(np.sqrt(np.mean(err**2))), float(np.sqrt(np.mean(within**2)))
+
+
 def measure(args: argparse.Namespace) -> int:
     from gammon.bots import load
 
@@ -395,6 +416,15 @@ def measure(args: argparse.Namespace) -> int:
     if len(errors) > 1:
         print()
         print(paired_table(errors, kinds))
+    if args.values:
+        print("\n| bot | kind | value RMS (equity) | within a decision |\n|---|---|---:|---:|")
+        for spec in args.bots:
+            evaluator = getattr(load(spec), "evaluator", None)
+            for kind in CLASSES:
+                chosen = [d for d in decisions if d.kind == kind]
+                if evaluator is not None and chosen:
+                    absolute, within = value_errors(evaluator, chosen)
+                    print(f"| {spec} | {kind} | {absolute:.4f} | {within:.4f} |")
     if args.by_type:
         contact = kinds == "contact"
         types = np.array([contact_type(Position.from_position_id(d.position_id)) for d in decisions])
@@ -479,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", nargs="+", default=["td", "gnubg", "pubeval"], help="bot specs (default: td gnubg pubeval)")
     parser.add_argument("--data", default=str(DATA), help=f"decisions and judge values (default {DATA.name})")
     parser.add_argument("--by-type", action="store_true", help="also split the contact decisions by kind of position")
+    parser.add_argument("--values", action="store_true",
+                        help="also how far each net's 0-ply values of every play are from the judge's (RMS, and within a decision)")
     parser.add_argument("--limit", type=int, default=0, help="use only the first N decisions")
     parser.add_argument("--make", action="store_true", help="generate the decisions and judge them (writes --data)")
     parser.add_argument("--decisions", type=int, default=3000)

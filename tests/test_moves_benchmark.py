@@ -114,3 +114,21 @@ def test_committed_data_matches_our_legal_plays(moves):
             position = Position.from_position_id(d.position_id)
             assert set(d.equities) == {position.apply(p).position_id() for p in position.legal_plays(d.dice)}
             assert d.kind == moves.kind_of(position)
+
+
+def test_value_errors_are_the_nets_distance_from_the_judge_absolute_and_within_a_decision(moves):
+    from gammon.engine.network import evaluate_batch
+    from gammon.net import Architecture, Evaluator, Weights
+
+    # Given a net that values every position alike (zero weights: 0.5 for every output, equity 0 for both sides)
+    evaluator = Evaluator(Weights.zeros(Architecture(hidden=4)))
+    probs = np.empty((1, 5), np.float32)
+    evaluate_batch(np.asarray(Position.initial().board, np.int8).reshape(1, 26), evaluator.kernel_args(), probs)
+    assert probs.tolist() == [[0.5] * 5]
+    # and two decisions whose plays the judge values at +-0.1 and +0.3 / +0.1 (any positions with contact)
+    after = [Position.initial().apply(p).position_id() for p in Position.initial().legal_plays((3, 1))[:2]]
+    decisions = [moves.Decision("4HPwATDgc/ABMA", (3, 1), "contact", {after[0]: 0.1, after[1]: -0.1}),
+                 moves.Decision("4HPwATDgc/ABMA", (3, 1), "contact", {after[0]: 0.3, after[1]: 0.1})]
+    absolute, within = moves.value_errors(evaluator, decisions)
+    # Then the errors are -0.1, +0.1, -0.3, -0.1: RMS sqrt(0.03); within each decision +-0.1
+    assert absolute == pytest.approx(np.sqrt(0.03)) and within == pytest.approx(0.1)
