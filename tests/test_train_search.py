@@ -275,3 +275,12 @@ def test_a_corrupt_labels_file_is_a_one_line_error_naming_it(tmp_path, start_mod
 def test_the_race_and_rollout_options_are_checked(sets, message):
     with pytest.raises(ConfigError, match=message):
         Config(**sets)
+
+
+def test_a_search_round_starts_its_games_where_race_starts_puts_them(tmp_path, start_model):
+    # Given a search run whose games all start from random races (no race-only filter)
+    assert main(search_run(tmp_path, start_model, "race_hidden=8", "race_starts=1.0", "total_games=3")) == 0
+    (run,) = tmp_path.iterdir()
+    # Then every position of its round is a race
+    with np.load(run / "labels" / "round-0000.npz") as labels:
+        assert labels["classes"].size and (labels["classes"] == RACE).all()

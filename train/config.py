@@ -65,7 +65,7 @@ class Config:
     learner_plays: bool = True
     """with workers > 0 on this machine: the trainer also plays the self-play units the workers have no time for (a worker has at most two out at once), when the workers are fewer than the CPUs; one worker and the trainer keep two cores busy. Which process plays a unit changes no game; the lag counts the trainer as a player either way"""
     race_starts: float = 0.0
-    """the share of self-play games that start from a random race position (train/selfplay.py's random_race) instead of the opening: more games for the race net, lopsided races included"""
+    """the share of self-play games (method td, and each round's games with method search) that start from a random race position (train/selfplay.py's random_race) instead of the opening: more games for the race net, lopsided races included"""
     scrambled_starts: float = 0.0
     """the share of self-play games that start from the opening after 1 to 8 random plays (train/selfplay.py's scrambled_opening): contact positions off the net's own beaten track; the random plays are not learned from"""
     threads: int = 1

@@ -5,7 +5,8 @@ gets wrong is in positions self-play never reaches: the plays it weighed and
 did not choose, which TD(lambda) never corrects. Each round therefore:
 
 1. plays ``search_games`` self-play games with the current nets
-   (:mod:`gammon.train.selfplay`);
+   (:mod:`gammon.train.selfplay`; from where ``race_starts`` and
+   ``scrambled_starts`` put them, as in TD training);
 2. takes every position a player faced and, at every other one, draws a
    roll and adds the positions left by its ``search_candidates`` best plays
    by 0-ply (the choices the net must rank), without repeats or pure
@@ -50,7 +51,7 @@ from gammon.outcomes import flip_into, lost_into
 from gammon.train.checkpoint import CheckpointError, save_checkpoint
 from gammon.train.config import Config, ConfigError
 from gammon.train.nets import Nets
-from gammon.train.selfplay import SelfPlayer, play_turns
+from gammon.train.selfplay import SelfPlayer, Starts, play_turns
 from gammon.train.sparse import logits
 
 #: Positions valued per compiled call (the progress bar moves between calls).
@@ -201,7 +202,7 @@ def _label_round(nets: Nets, cfg: Config, games: int, rng: np.random.Generator, 
 
     evaluator = nets.evaluator()
     ev = evaluator.kernel_args()
-    played = SelfPlayer(evaluator).play_many(rng, games)
+    played = SelfPlayer(evaluator, Starts(cfg.race_starts, cfg.scrambled_starts)).play_many(rng, games)
     boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
     if cfg.search_race_only:
         boards, classes = boards[classes == RACE], classes[classes == RACE]
