@@ -80,6 +80,7 @@ import numpy as np
 from gammon.bots.external import GnubgBot, from_gnubg_board, gnubg_boards  # noqa: F401  (conversion shared with the bots)
 from gammon.dice import SeededDice, opening_roll
 from gammon.engine.analysis import in_contact
+from gammon.errors import GammonError
 from gammon.outcomes import results
 from gammon.position import Position
 
@@ -529,7 +530,10 @@ def main(argv: list[str] | None = None) -> int:
         return check_gnubg(args)
     if args.compare:
         return compare_files(args)
-    return measure(args)
+    try:
+        return measure(args)
+    except GammonError as exc:  # a bot spec or model file that cannot be loaded: one line naming it
+        raise SystemExit(f"moves.py: error: {exc}") from None
 
 
 if __name__ == "__main__":
