@@ -208,6 +208,7 @@ def _fold(w1, b1, folded, starts, columns, coefficients, constants):
     return w, b
 
 
+@cross_file
 @njit(cache=True, inline="always")
 def _drop_folded(x) -> None:
     """Zero the folded inputs of the encoded row ``x``: their weight rows in ``ev``'s nets are zero
