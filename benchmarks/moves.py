@@ -402,8 +402,8 @@ def measure(args: argparse.Namespace) -> int:
     kinds = np.array([d.kind for d in decisions])
     rows = []
     errors = []
-    for spec in args.bots:
-        bot = load(spec)
+    bots = [(spec, load(spec)) for spec in args.bots]
+    for spec, bot in bots:
         t = time.perf_counter()
         err = errors_of(bot, decisions)
         s = {k: summarise(err[kinds == k]) for k in CLASSES}
@@ -419,8 +419,8 @@ def measure(args: argparse.Namespace) -> int:
         print(paired_table(errors, kinds))
     if args.values:
         print("\n| bot | kind | value RMS (equity) | within a decision |\n|---|---|---:|---:|")
-        for spec in args.bots:
-            evaluator = getattr(load(spec), "evaluator", None)
+        for spec, bot in bots:
+            evaluator = getattr(bot, "evaluator", None)
             for kind in CLASSES:
                 chosen = [d for d in decisions if d.kind == kind]
                 if evaluator is not None and chosen:
