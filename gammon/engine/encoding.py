@@ -228,19 +228,18 @@ def _fold_table(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return folded, starts, columns, a[rows, columns].astype(np.float32), c.astype(np.float32)
 
 
-#: :func:`linear_inputs` by row, for :func:`gammon.engine.network.fold_weights`: of the widest contact
-#: encoding (the narrower ones' rows are a subset) and of the race encoding (computed when the module loads).
-FOLD_TABLE = _fold_table(N_RICH_INPUTS)
-RACE_FOLD_TABLE = _fold_table(N_RACE_INPUTS)
+#: :func:`linear_inputs` by row, for :func:`gammon.engine.network.fold_weights`, by :func:`family`: of the
+#: widest contact encoding (the narrower ones' rows are a subset), then of the race encoding (computed when
+#: the module loads).
+FOLD_TABLES = (_fold_table(N_RICH_INPUTS), _fold_table(N_RACE_INPUTS))
 
 
 def _folded_rows() -> tuple[np.ndarray, np.ndarray]:
     """:data:`FOLDED` and :data:`UNFOLDED`: row 0 for the contact encodings, row 1 for the race encoding."""
     folded = np.zeros((2, N_WIDEST), np.bool_)
-    folded[0, FOLD_TABLE[0]] = True
-    folded[1, RACE_FOLD_TABLE[0]] = True
     unfolded = np.full((2, N_WIDEST - N_RAW), -1, np.int64)
     for row, width in ((0, N_RICH_INPUTS), (1, N_RACE_INPUTS)):
+        folded[row, FOLD_TABLES[row][0]] = True
         live = np.flatnonzero(~folded[row, N_RAW:width])
         unfolded[row, : live.size] = live
     return folded, unfolded
@@ -255,13 +254,14 @@ FOLDED, UNFOLDED = _folded_rows()
 
 @njit(cache=True, inline="always")
 def family(width: int) -> int:
-    """The row of :data:`FOLDED` and :data:`UNFOLDED` for the encoding ``width`` wide: 1 race, 0 contact."""
+    """The row of :data:`FOLDED`, :data:`UNFOLDED` and :data:`FOLD_TABLES` for the encoding ``width`` wide:
+    1 race, 0 contact."""
     return 1 if width == N_RACE_INPUTS else 0
 
 
 def folded_inputs(width: int) -> np.ndarray:
     """Whether each input of the encoding ``width`` wide is folded (a ``(width,)`` bool mask)."""
-    return FOLDED[1 if width == N_RACE_INPUTS else 0, :width]
+    return FOLDED[family.py_func(width), :width]
 
 
 @njit(cache=True, inline="always")

@@ -42,14 +42,13 @@ from gammon.engine.analysis import in_contact
 from gammon.engine.borrowed import borrowed
 from gammon.engine.cache import cross_file, refresh
 from gammon.engine.encoding import (
-    FOLD_TABLE,
+    FOLD_TABLES,
     FOLDED,
     N_CONTACT_INPUTS,
     N_INPUTS,
     N_RACE_INPUTS,
     N_RAW,
     N_SUMMARY,
-    RACE_FOLD_TABLE,
     SUMMARY_ME_BACK,
     SUMMARY_ME_LEFT,
     SUMMARY_THEM_BACK,
@@ -179,15 +178,14 @@ def fold_weights(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """``(w1, b1)`` of a first layer with the folded inputs (:func:`~gammon.engine.encoding.linear_inputs`)
     moved onto the inputs they are sums of: see :meth:`gammon.net.Weights.folded`."""
     refresh()
-    table = RACE_FOLD_TABLE if w1.shape[0] == N_RACE_INPUTS else FOLD_TABLE
+    table = FOLD_TABLES[family.py_func(w1.shape[0])]
     return _fold(np.ascontiguousarray(w1, np.float32), np.ascontiguousarray(b1, np.float32), *table)
 
 
 @njit(cache=True)
 def _fold(w1, b1, folded, starts, columns, coefficients, constants):
-    """:func:`fold_weights` by the rows of a fold table (:data:`~gammon.engine.encoding.FOLD_TABLE` or
-    ``RACE_FOLD_TABLE``): about 0.02 ms a net of 256 hidden units; it runs for every new set of weights
-    self-play receives."""
+    """:func:`fold_weights` by the rows of a fold table (:data:`~gammon.engine.encoding.FOLD_TABLES`): about
+    0.02 ms a net of 256 hidden units; it runs for every new set of weights self-play receives."""
     nin, nh = w1.shape
     w = w1.copy()
     b = b1.copy()
