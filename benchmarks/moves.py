@@ -24,6 +24,10 @@ equity:
   3,000 race decisions from 1,465 games, ``--seed 2028 --rate 0.25``, the
   default judge): race decisions only, six times as many as the default
   file's 517, for a race interval less than half as wide.
+* ``moves_gnubg_1ply_races_2030.txt.gz`` (``--data``): 3,000 more race
+  decisions made the same way with ``--seed 2030``, held out: no recipe was
+  chosen by its numbers (the race recipes were compared on the file above),
+  so a model picked there is measured here without that selection.
 * ``--judge gnubg-nn`` (``benchmarks/data/moves_gnubgnn_1ply.txt.gz``):
   ``gnubg_nn.probabilities`` at ``--plies`` on the position after each play
   (the opponent on roll, so the mover's equity is minus its equity; finished
