@@ -58,7 +58,10 @@ first that applies): a checker of the mover on the bar, of the opponent on
 the bar, two or more anchors (points held) in the opponent's home board (a
 back game), one anchor there (a holding game, or the back checkers not yet
 moved), bearing in (no checker of the mover left on
-points 13-24), and the rest.
+points 13-24), and the rest; and the race decisions split by whether a
+gammon is at stake (:func:`race_type`: the judge values some play beyond a
+single game's equity, more than 1 either way: a side with nothing off
+saving a gammon or a backgammon), where most of the nets' race error is.
 
 Bots: any spec :func:`gammon.bots.load` accepts (``td``, ``td:plies=1``,
 ``level5``, ``pubeval``, ``gnubg``, a model file path).
@@ -91,6 +94,7 @@ from gammon.position import Position
 DATA = Path(__file__).resolve().parent / "data" / "moves_gnubg_1ply.txt.gz"
 GNUBG = "/usr/games/gnubg"
 CLASSES = ("race", "contact")
+RACE_TYPES = ("gammon at stake", "no gammon at stake")
 CONTACT_TYPES = ("on the bar", "opponent on the bar", "two or more anchors (back game)", "one anchor", "bearing in",
                  "other contact")
 
@@ -223,6 +227,17 @@ def contact_type(position: Position) -> str:
     return "other contact"
 
 
+def race_type(decision: Decision) -> str:
+    """Whether a gammon is at stake in a race decision: some play's judged equity is beyond +-1.
+
+    >>> race_type(Decision("x", (3, 1), "race", {"a": -1.2, "b": -1.3}))
+    'gammon at stake'
+    >>> race_type(Decision("x", (3, 1), "race", {"a": 0.4, "b": 0.3}))
+    'no gammon at stake'
+    """
+    return RACE_TYPES[0] if max(abs(v) for v in decision.equities.values()) > 1.0 else RACE_TYPES[1]
+
+
 def paired_table(errors: list[tuple[str, np.ndarray]], kinds: np.ndarray) -> str:
     """Each bot's error minus the first bot's on the same decisions: mean mEMG per decision (95%), race / contact.
 
@@ -239,19 +254,20 @@ def paired_table(errors: list[tuple[str, np.ndarray]], kinds: np.ndarray) -> str
     return "\n".join(lines)
 
 
-def type_table(rows: list[tuple[str, np.ndarray]], types: np.ndarray) -> str:
-    """Contact decisions by :func:`contact_type`: mEMG per decision (95%) for each bot, one row per type."""
-    lines = ["| contact decisions | n | " + " | ".join(name for name, _ in rows) + " |",
+def type_table(rows: list[tuple[str, np.ndarray]], types: np.ndarray, kind: str = "contact") -> str:
+    """Decisions of one kind by type (:func:`contact_type` or :func:`race_type`): mEMG per decision (95%)
+    for each bot, one row per type present."""
+    lines = [f"| {kind} decisions | n | " + " | ".join(name for name, _ in rows) + " |",
              "|---|---:|" + "---:|" * len(rows)]
-    for kind in CONTACT_TYPES:
-        mask = types == kind
+    for name in CONTACT_TYPES if kind == "contact" else RACE_TYPES:
+        mask = types == name
         if not mask.any():
             continue
         cells = []
         for _, err in rows:
             st = summarise(err[mask])
             cells.append(f"{st['mean']:.2f} ± {st['half']:.2f}")
-        lines.append(f"| {kind} | {int(mask.sum())} | " + " | ".join(cells) + " |")
+        lines.append(f"| {name} | {int(mask.sum())} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -431,10 +447,13 @@ def measure(args: argparse.Namespace) -> int:
                     absolute, within = value_errors(evaluator, chosen)
                     print(f"| {spec} | {kind} | {absolute:.4f} | {within:.4f} |")
     if args.by_type:
-        contact = kinds == "contact"
-        types = np.array([contact_type(Position.from_position_id(d.position_id)) for d in decisions])
-        print()
-        print(type_table([(spec, err[contact]) for spec, err in errors], types[contact]))
+        types = np.array([contact_type(Position.from_position_id(d.position_id)) if d.kind == "contact" else race_type(d)
+                          for d in decisions])
+        for kind in CLASSES:
+            chosen = kinds == kind
+            if chosen.any():
+                print()
+                print(type_table([(spec, err[chosen]) for spec, err in errors], types[chosen], kind))
     return 0
 
 
@@ -513,7 +532,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", nargs="+", default=["td", "gnubg", "pubeval"], help="bot specs (default: td gnubg pubeval)")
     parser.add_argument("--data", default=str(DATA), help=f"decisions and judge values (default {DATA.name})")
-    parser.add_argument("--by-type", action="store_true", help="also split the contact decisions by kind of position")
+    parser.add_argument("--by-type", action="store_true",
+                        help="also split the contact decisions by kind of position, the race ones by gammons at stake")
     parser.add_argument("--values", action="store_true",
                         help="also how far each net's 0-ply values of every play are from the judge's (RMS, and within a decision)")
     parser.add_argument("--limit", type=int, default=0, help="use only the first N decisions")

@@ -132,3 +132,16 @@ def test_value_errors_are_the_nets_distance_from_the_judge_absolute_and_within_a
     absolute, within = moves.value_errors(evaluator, decisions)
     # Then the errors are -0.1, +0.1, -0.3, -0.1: RMS sqrt(0.03); within each decision +-0.1
     assert absolute == pytest.approx(np.sqrt(0.03)) and within == pytest.approx(0.1)
+
+
+def test_race_type_is_gammon_at_stake_when_a_play_is_valued_beyond_one_game(moves):
+    decision = moves.Decision("x", (6, 5), "race", {"a": -1.05, "b": -0.99})
+    assert moves.race_type(decision) == "gammon at stake"
+    assert moves.race_type(moves.Decision("x", (6, 5), "race", {"a": 1.0, "b": -0.2})) == "no gammon at stake"
+
+
+def test_type_table_splits_race_decisions_by_race_type(moves):
+    types = np.array(["no gammon at stake", "gammon at stake"])
+    lines = moves.type_table([("a", np.array([0.0, 0.004]))], types, "race").splitlines()
+    assert lines[0] == "| race decisions | n | a |"
+    assert lines[2].startswith("| gammon at stake | 1 | 4.00") and lines[3].startswith("| no gammon at stake | 1 | 0.00")
