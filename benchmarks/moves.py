@@ -97,6 +97,8 @@ CLASSES = ("race", "contact")
 RACE_TYPES = ("gammon at stake", "no gammon at stake")
 CONTACT_TYPES = ("on the bar", "opponent on the bar", "two or more anchors (back game)", "one anchor", "bearing in",
                  "other contact")
+#: The types :func:`type_table` splits each kind of decision into.
+TYPES = {"race": RACE_TYPES, "contact": CONTACT_TYPES}
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,7 @@ def type_table(rows: list[tuple[str, np.ndarray]], types: np.ndarray, kind: str 
     for each bot, one row per type present."""
     lines = [f"| {kind} decisions | n | " + " | ".join(name for name, _ in rows) + " |",
              "|---|---:|" + "---:|" * len(rows)]
-    for name in CONTACT_TYPES if kind == "contact" else RACE_TYPES:
+    for name in TYPES[kind]:
         mask = types == name
         if not mask.any():
             continue

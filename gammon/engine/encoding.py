@@ -228,17 +228,18 @@ def _fold_table(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return folded, starts, columns, a[rows, columns].astype(np.float32), c.astype(np.float32)
 
 
-#: :func:`linear_inputs` by row, for :func:`gammon.engine.network.fold_weights`, by :func:`family`: of the
-#: widest contact encoding (the narrower ones' rows are a subset), then of the race encoding (computed when
-#: the module loads).
-FOLD_TABLES = (_fold_table(N_RICH_INPUTS), _fold_table(N_RACE_INPUTS))
+#: The widest encoding of each :func:`family`: contact (the narrower ones' folded rows are a subset), race.
+FAMILY_WIDTHS = (N_RICH_INPUTS, N_RACE_INPUTS)
+#: :func:`linear_inputs` by row, for :func:`gammon.engine.network.fold_weights`, by :func:`family`
+#: (computed when the module loads).
+FOLD_TABLES = tuple(_fold_table(width) for width in FAMILY_WIDTHS)
 
 
 def _folded_rows() -> tuple[np.ndarray, np.ndarray]:
     """:data:`FOLDED` and :data:`UNFOLDED`: row 0 for the contact encodings, row 1 for the race encoding."""
-    folded = np.zeros((2, N_WIDEST), np.bool_)
-    unfolded = np.full((2, N_WIDEST - N_RAW), -1, np.int64)
-    for row, width in ((0, N_RICH_INPUTS), (1, N_RACE_INPUTS)):
+    folded = np.zeros((len(FAMILY_WIDTHS), N_WIDEST), np.bool_)
+    unfolded = np.full((len(FAMILY_WIDTHS), N_WIDEST - N_RAW), -1, np.int64)
+    for row, width in enumerate(FAMILY_WIDTHS):
         folded[row, FOLD_TABLES[row][0]] = True
         live = np.flatnonzero(~folded[row, N_RAW:width])
         unfolded[row, : live.size] = live
