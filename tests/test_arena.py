@@ -204,6 +204,7 @@ def test_bad_input_gives_one_line_and_no_traceback():
         (["eval", "level1"], "expected two bots"),
         (["eval", "--round-robin", "level1"], "at least two bots"),
         (["eval", "level1", "random", "--workers", "0"], "--workers"),
+        (["eval", "level1", "random", "--baseline", "nobody", "--games", "2"], "unknown bot 'nobody'"),
     ],
 )
 def test_bad_input_is_reported_on_one_line(capsys, argv, message):
@@ -315,3 +316,53 @@ def test_ctrl_c_in_gammon_eval_reports_the_games_played_so_far(tmp_path):
     data = json.loads(out.read_text())
     assert data["interrupted"] is True and data["games_requested"] == 100000
     assert data["games"] == played == len(data["records"])
+
+
+# -- a bot's gain over a baseline on the same dice ----------------------------------------------------
+
+
+def test_paired_gain_of_a_bot_over_itself_on_the_same_dice_is_exactly_zero():
+    first = evaluate("level2", "level1", games=8, seed=21)
+    again = evaluate("level2", "level1", games=8, seed=21)
+    assert arena.paired_gain(first, again) == (0.0, (0.0, 0.0))
+
+
+def test_paired_gain_is_the_mean_of_the_pairs_differences():
+    strong = evaluate("level4", "level1", games=12, seed=22)
+    weak = evaluate("random", "level1", games=12, seed=22)
+    gain, (lo, hi) = arena.paired_gain(strong, weak)
+    diffs = [s - w for s, w in zip(strong.pair_means(), weak.pair_means())]
+    assert gain == pytest.approx(sum(diffs) / len(diffs)) == pytest.approx(strong.ppg - weak.ppg)
+    assert (lo, hi) == pytest.approx(mean_ci95(diffs)[1])
+
+
+@pytest.mark.parametrize("change", [{"seed": 24}, {"b": "level2"}, {"games": 6}])
+def test_paired_gain_refuses_runs_that_did_not_see_the_same_dice(change):
+    base = {"b": "level1", "seed": 23, "games": 4}
+    first = evaluate("level2", base["b"], games=base["games"], seed=base["seed"])
+    other = {**base, **change}
+    second = evaluate("level3", other["b"], games=other["games"], seed=other["seed"])
+    with pytest.raises(ArenaError, match="not the same dice"):
+        arena.paired_gain(first, second)
+
+
+def test_gammon_eval_baseline_reports_the_gain_on_the_same_dice(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    code = main(["eval", "level3", "level1", "--baseline", "random", "--games", "8", "--seed", "25", "--workers", "1",
+                 "--quiet", "--json", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "level3 vs level1" in text and "random vs level1" in text
+    assert "level3 minus random against level1 on the same dice:" in text
+    assert "--baseline random --seed 25" in text
+    data = json.loads(out.read_text())
+    first = evaluate("level3", "level1", games=8, seed=25)
+    second = evaluate("random", "level1", games=8, seed=25)
+    assert data["gain_over_baseline"]["mean"] == pytest.approx(arena.paired_gain(first, second)[0])
+    assert data["baseline"]["a"] == "random" and data["baseline"]["seed"] == 25
+
+
+def test_baseline_does_not_go_with_a_round_robin(capsys):
+    assert main(["eval", "--round-robin", "level1", "level2", "--baseline", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "--baseline" in err and err.count("\n") == 1

@@ -20,7 +20,7 @@ processes use the ``spawn`` start method; a bot given as an object must be
 picklable.
 
 * :mod:`gammon.arena.pairing` -- formats, pair and bot seeds, one game, one duplicate pair
-* :mod:`gammon.arena.stats` -- :class:`Result`, confidence intervals, Elo ratings and their intervals, :class:`RoundRobin`
+* :mod:`gammon.arena.stats` -- :class:`Result`, confidence intervals, two bots' paired gain on the same dice, Elo ratings and their intervals, :class:`RoundRobin`
 * :mod:`gammon.arena.chart` -- a round robin's ratings chart (matplotlib)
 * :mod:`gammon.arena.run` -- :func:`evaluate` and :func:`round_robin` on a runner (:mod:`gammon.runners`);
   Ctrl-C raises :class:`EvaluationInterrupted` with the whole pairs played so far
@@ -50,11 +50,11 @@ from gammon.arena.pairing import (
 )
 from gammon.arena.run import EvaluationInterrupted, check_games, evaluate, new_seed, round_robin
 from gammon.arena.stats import (Z95, Result, RoundRobin, cube_notes, elo_errors, elo_ratings, mean_ci95, pair_means,
-                                summarize)
+                                paired_gain, summarize)
 
 __all__ = [
     "MONEY", "Z95", "ArenaError", "ArenaRecord", "BotSpec", "EvaluationInterrupted", "Format", "Outcome", "Result",
     "RoundRobin",
     "bot_name", "bot_seed", "check_games", "cube_notes", "elo_errors", "elo_ratings", "evaluate", "make_bot", "mean_ci95",
-    "new_seed", "pair_means", "pair_seed", "play_outcome", "play_pair", "round_robin", "summarize",
+    "new_seed", "pair_means", "pair_seed", "paired_gain", "play_outcome", "play_pair", "round_robin", "summarize",
 ]

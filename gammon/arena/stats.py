@@ -125,6 +125,21 @@ def pair_means(records: Iterable[ArenaRecord]) -> list[float]:
     return [sum(v) / len(v) for _, v in sorted(sums.items())]
 
 
+def paired_gain(result: Result, baseline: Result) -> tuple[float, tuple[float, float]]:
+    """How many more points per game (or match results) ``result``'s bot A took than ``baseline``'s on the same dice.
+
+    Both must be the same opponent, seed, format and number of games, so pair ``i``
+    of each saw the same rolls; the mean and its 95% confidence interval are taken
+    over the pairs' differences, where most of the luck cancels.
+    """
+    same = ("b", "seed", "format", "pairs")
+    if any(getattr(result, k) != getattr(baseline, k) for k in same):
+        mine = ", ".join(f"{k} {getattr(result, k)}" for k in same)
+        theirs = ", ".join(f"{k} {getattr(baseline, k)}" for k in same)
+        raise ArenaError(f"cannot pair {result.a}'s run ({mine}) with {baseline.a}'s ({theirs}): not the same dice")
+    return mean_ci95([x - y for x, y in zip(result.pair_means(), baseline.pair_means())])
+
+
 def mean_ci95(samples: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """Mean and normal 95% confidence interval (sample standard deviation, ddof 1).
 

@@ -1,5 +1,9 @@
 """``gammon eval A B --games N``: measure one bot against another; ``--round-robin`` rates several.
 
+``--baseline C`` also plays C against B on the same dice and reports how
+much more A takes from B than C does, with the interval of that difference
+over the duplicate pairs: far narrower than the two runs' own intervals.
+
 Results go to stdout, the progress bar to stderr. Every dice sequence is
 played twice with the seats swapped, so ``--games`` must be even. Ctrl-C
 stops the run and reports the whole pairs played so far, marked as
@@ -14,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from gammon.arena import EvaluationInterrupted, Format, Result, evaluate, new_seed, round_robin
+from gammon.arena import EvaluationInterrupted, Format, Result, evaluate, make_bot, new_seed, paired_gain, round_robin
 from gammon.arena.chart import draw_ratings
 from gammon.runners import Backend, add_backend_arguments, backend_from_args
 from gammon.cli import CommandError
@@ -27,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bots", nargs="*", metavar="BOT", help="two bots (level1..level5, random, pubeval, gnubg, td, a model file); more with --round-robin")
     parser.add_argument("--games", type=int, default=None, metavar="N", help="games per pairing, even, at least 2 (default 1000, 200 per pair in a round robin)")
     parser.add_argument("--round-robin", action="store_true", help="play every pair of the bots and fit Elo-style ratings")
+    parser.add_argument("--baseline", default=None, metavar="BOT",
+                        help="also play BOT against the second bot on the same dice and report the first bot's gain over it")
     parser.add_argument("--match", type=int, default=0, metavar="LEN", help="play LEN-point matches (with the cube and the Crawford rule) and report the match-win rate")
     parser.add_argument("--cube", action="store_true", help="money games with the doubling cube (default: cubeless)")
     parser.add_argument("--workers", type=int, default=None, metavar="W",
@@ -63,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, backend: Backend) -> int:
     progress = not args.quiet
     if args.round_robin:
+        if args.baseline is not None:
+            raise CommandError("--baseline compares two bots against one opponent; it does not go with --round-robin")
         if len(args.bots) < 2:
             raise CommandError("--round-robin needs at least two bots")
         games = 200 if args.games is None else args.games
@@ -100,19 +108,34 @@ def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, 
         raise CommandError(f"expected two bots, got {len(args.bots)} (use --round-robin for more)")
     games = 1000 if args.games is None else args.games
     extra = (f" --match {fmt.match_length}" if fmt.match_length else "") + (" --cube" if fmt.cube else "")
+    extra += f" --baseline {args.baseline}" if args.baseline is not None else ""
     reproduce = f"  reproduce: gammon eval {args.bots[0]} {args.bots[1]} --games {games}{extra} --seed {seed}"
+    if args.baseline is not None:
+        make_bot(args.baseline)  # a bad baseline fails now, not after the first run
+    runs: list[Result] = []
     try:
-        result = evaluate(args.bots[0], args.bots[1], games, seed, workers, fmt=fmt, progress=progress, backend=backend)
+        for bot in (args.bots[0], args.baseline):
+            if bot is not None:
+                runs.append(evaluate(bot, args.bots[1], games, seed, workers, fmt=fmt, progress=progress, backend=backend))
+                print(runs[-1].summary(), flush=True)
     except EvaluationInterrupted as stop:
         print(_interrupted_text(stop))
         print(reproduce)
-        if args.json and stop.result is not None:
+        if args.json and runs:  # the first bot's run is whole; the baseline's was cut short
+            _write_json(args.json, {**runs[0].to_dict(records=True), "baseline_interrupted": True})
+        elif args.json and stop.result is not None:
             _write_json(args.json, _partial_dict(stop, records=True))
         return 130
-    print(result.summary())
+    result = runs[0]
+    data = result.to_dict(records=True)
+    if args.baseline is not None:
+        gain, (lo, hi) = paired_gain(result, runs[1])
+        print(f"{result.a} minus {runs[1].a} against {result.b} on the same dice: {gain:+.4f}  (95% CI {lo:+.4f} .. {hi:+.4f})")
+        data["baseline"] = runs[1].to_dict(records=True)
+        data["gain_over_baseline"] = {"mean": gain, "ci95": [lo, hi]}
     print(reproduce)
     if args.json:
-        _write_json(args.json, result.to_dict(records=True))
+        _write_json(args.json, data)
     return 0
 
 
