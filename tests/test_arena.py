@@ -366,3 +366,14 @@ def test_baseline_does_not_go_with_a_round_robin(capsys):
     assert main(["eval", "--round-robin", "level1", "level2", "--baseline", "random"]) == 2
     err = capsys.readouterr().err
     assert "--baseline" in err and err.count("\n") == 1
+
+
+def test_gammon_eval_baseline_in_matches_reports_match_win_points(capsys):
+    code = main(["eval", "level3", "level1", "--baseline", "random", "--match", "1", "--games", "8", "--seed", "26",
+                 "--workers", "1", "--quiet"])
+    assert code == 0
+    first = evaluate("level3", "level1", games=8, seed=26, fmt=Format(match_length=1))
+    second = evaluate("random", "level1", games=8, seed=26, fmt=Format(match_length=1))
+    gain = arena.paired_gain(first, second)[0]
+    assert f"match-win rate {50 * gain:+.1f} points" in capsys.readouterr().out
+

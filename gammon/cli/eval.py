@@ -130,9 +130,14 @@ def _run(args: argparse.Namespace, fmt: Format, seed: int, workers: int | None, 
     data = result.to_dict(records=True)
     if args.baseline is not None:
         gain, (lo, hi) = paired_gain(result, runs[1])
-        print(f"{result.a} minus {runs[1].a} against {result.b} on the same dice: {gain:+.4f}  (95% CI {lo:+.4f} .. {hi:+.4f})")
+        head = f"{result.a} minus {runs[1].a} against {result.b} on the same dice"
+        if fmt.match_length:  # a match result is +1 or -1: half of it is the match-win rate
+            print(f"{head}: match-win rate {50 * gain:+.1f} points  (95% CI {50 * lo:+.1f} .. {50 * hi:+.1f})")
+        else:
+            print(f"{head}: {gain:+.4f} ppg  (95% CI {lo:+.4f} .. {hi:+.4f})")
         data["baseline"] = runs[1].to_dict(records=True)
-        data["gain_over_baseline"] = {"mean": gain, "ci95": [lo, hi]}
+        data["gain_over_baseline"] = {"mean": gain, "ci95": [lo, hi],
+                                      "unit": "match result (+1 won, -1 lost)" if fmt.match_length else "points per game"}
     print(reproduce)
     if args.json:
         _write_json(args.json, data)
