@@ -24,8 +24,8 @@ from gammon.errors import GammonError
 #: The shipped network (what the bot spec ``"td"`` loads), in ``gammon.models``.
 SHIPPED_MODEL = "td.pt"
 #: Every shipped model by its bot spec (``"td2"``: the phase-net evaluator of ``configs/td2.toml``;
-#: ``"td-ensemble"``: td2's evaluator merged with two runs of ``configs/td11.toml``, ``gammon merge``, with the
-#: race net of ``configs/td21.toml``).
+#: ``"td-ensemble"``: td2's evaluator and two runs of ``configs/td11.toml``, each distilled by ``configs/td22.toml``,
+#: merged by ``gammon merge`` with the race net of ``configs/td21.toml``).
 SHIPPED_MODELS = {"td": SHIPPED_MODEL, "td2": "td2.pt", "td-ensemble": "td-ensemble.pt"}
 
 
