@@ -377,3 +377,23 @@ def test_gammon_eval_baseline_in_matches_reports_match_win_points(capsys):
     gain = arena.paired_gain(first, second)[0]
     assert f"match-win rate {50 * gain:+.1f} points" in capsys.readouterr().out
 
+
+
+def test_ctrl_c_during_the_baseline_keeps_the_first_bots_whole_run(tmp_path, capsys, monkeypatch):
+    import gammon.cli.eval as eval_cli
+
+    real = eval_cli.evaluate
+
+    def first_then_stop(bot, *args, **kwargs):
+        if bot == "random":
+            raise arena.EvaluationInterrupted(None, 8)
+        return real(bot, *args, **kwargs)
+
+    monkeypatch.setattr(eval_cli, "evaluate", first_then_stop)
+    out = tmp_path / "run.json"
+    code = main(["eval", "level3", "level1", "--baseline", "random", "--games", "8", "--seed", "27", "--workers", "1",
+                 "--quiet", "--json", str(out)])
+    assert code == 130
+    assert "INTERRUPTED" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["a"] == "level3" and data["games"] == 8 and data["baseline_interrupted"] is True
