@@ -13,7 +13,7 @@ import torch
 from gammon.bots.neural import NeuralBot
 from gammon.cli import main
 from gammon.engine.movegen import generate_after
-from gammon.engine.network import BEAROFF, RACE, evaluate_batch, play_equities, position_class
+from gammon.engine.network import BEAROFF, CONTACT, RACE, evaluate_batch, play_equities, position_class
 from gammon.net import Architecture, Evaluator, build_module, load_model, save_model, weights_from_state
 from gammon.outcomes import flip
 from gammon.position import Position
@@ -242,6 +242,20 @@ def test_a_race_only_run_fits_the_race_net_on_race_positions_and_keeps_the_conta
     assert not torch.equal(model.race_state_dict["0.weight"][:, :211], start.state_dict["0.weight"])
 
 
+def test_a_contact_only_run_fits_the_contact_net_on_contact_positions_and_keeps_the_race_net(tmp_path, start_model):
+    # Given a search run of two rounds on contact positions only, with a race net beside the contact net
+    assert main(search_run(tmp_path, start_model, "race_hidden=8", "search_contact_only=true", "bearoff=true")) == 0
+    (run,) = tmp_path.iterdir()
+    # Then every labelled position is a contact position
+    for path in sorted((run / "labels").glob("round-*.npz")):
+        with np.load(path) as labels:
+            assert labels["classes"].size and (labels["classes"] == CONTACT).all()
+    # And the contact net learned while the race net is the one it started as (the start's contact net)
+    model, start = load_model(run / "model.pt"), load_model(start_model)
+    assert not torch.equal(model.state_dict["0.weight"], start.state_dict["0.weight"])
+    assert all(torch.equal(model.race_state_dict[k], start.state_dict[k]) for k in start.state_dict)
+
+
 def test_a_resumed_round_takes_its_saved_labels_instead_of_labelling_again(tmp_path, start_model, monkeypatch):
     assert main(search_run(tmp_path, start_model, *RACE_ONLY, "total_games=3")) == 0
     (run,) = tmp_path.iterdir()
@@ -271,6 +285,7 @@ def test_a_corrupt_labels_file_is_a_one_line_error_naming_it(tmp_path, start_mod
     ({"rollouts_to_bearoff": True}, "rollouts_to_bearoff needs bearoff"),
     ({"search_race_only": True}, "search_race_only needs a race net"),
     ({"search_memory": -1}, "search_memory must be >= 0"),
+    ({"race_hidden": 8, "search_race_only": True, "search_contact_only": True}, "exclude each other"),
 ])
 def test_the_race_and_rollout_options_are_checked(sets, message):
     with pytest.raises(ConfigError, match=message):

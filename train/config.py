@@ -88,6 +88,8 @@ class Config:
     """method search with search_rollouts: a rollout stops at its first pure bear-off and counts the database's probabilities there instead of playing it out (needs bearoff): exact for who wins, and less noise"""
     search_race_only: bool = False
     """method search: label and fit the race positions only (the race net learns, the contact net stays as it was; needs race_hidden)"""
+    search_contact_only: bool = False
+    """method search: label and fit the contact positions only (the contact net learns, the race net stays as it was)"""
     search_memory: int = 0
     """method search: how many earlier rounds' labelled positions (kept in the run folder, labels/) join each round's fit besides its own"""
     search_candidates: int = 4
@@ -133,6 +135,7 @@ class Config:
             (self.search_rollouts >= 0, "search_rollouts must be >= 0"),
             (self.bearoff or not self.rollouts_to_bearoff, "rollouts_to_bearoff needs bearoff"),
             (self.race_hidden or not self.search_race_only, "search_race_only needs a race net (race_hidden)"),
+            (not (self.search_race_only and self.search_contact_only), "search_race_only and search_contact_only exclude each other"),
         ]
         for ok, message in checks:
             if not ok:

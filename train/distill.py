@@ -20,7 +20,7 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    linearly from ``learning_rate`` to zero in each round).
 
 With ``search_race_only`` a round keeps its race positions only and the
-race net alone learns; with ``rollouts_to_bearoff`` a rollout stops at its
+race net alone learns (``search_contact_only``: the contact net alone); with ``rollouts_to_bearoff`` a rollout stops at its
 first pure bear-off and counts the database's probabilities there. Each
 round's labelled positions are kept in the run folder (``labels/``): a
 resumed round fits on them instead of labelling again, and with
@@ -196,16 +196,17 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
 
 def _label_round(nets: Nets, cfg: Config, games: int, rng: np.random.Generator, round_no: int,
                  progress: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 1 to 3 of a round: ``(boards, classes, targets)`` of its positions (race positions only with
-    ``search_race_only``)."""
+    """Steps 1 to 3 of a round: ``(boards, classes, targets)`` of its positions (one class only with
+    ``search_race_only`` or ``search_contact_only``)."""
     from tqdm import tqdm
 
     evaluator = nets.evaluator()
     ev = evaluator.kernel_args()
     played = SelfPlayer(evaluator, Starts(cfg.race_starts, cfg.scrambled_starts)).play_many(rng, games)
     boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
-    if cfg.search_race_only:
-        boards, classes = boards[classes == RACE], classes[classes == RACE]
+    if cfg.search_race_only or cfg.search_contact_only:
+        keep = classes == (RACE if cfg.search_race_only else CONTACT)
+        boards, classes = boards[keep], classes[keep]
     kind = f"{cfg.search_rollouts}-trial rollouts" if cfg.search_rollouts else f"{cfg.search_plies}-ply targets"
     with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {kind}",
               disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
