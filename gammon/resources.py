@@ -7,7 +7,7 @@ the same files in a source checkout (editable install) and in an installed
 wheel. Nothing is read until a function is called.
 
 >>> shipped_model_path().name
-'td.pt'
+'td-ensemble.pt'
 >>> "td-quick" in recipes()
 True
 >>> recipe_path("td-quick").name
@@ -21,12 +21,13 @@ from pathlib import Path
 
 from gammon.errors import GammonError
 
-#: The shipped network (what the bot spec ``"td"`` loads), in ``gammon.models``.
-SHIPPED_MODEL = "td.pt"
-#: Every shipped model by its bot spec (``"td2"``: the phase-net evaluator of ``configs/td2.toml``;
-#: ``"td-ensemble"``: td2's evaluator and two runs of ``configs/td11.toml``, each distilled by ``configs/td22.toml``,
-#: merged by ``gammon merge`` with the race net of ``configs/td21.toml``).
-SHIPPED_MODELS = {"td": SHIPPED_MODEL, "td2": "td2.pt", "td-ensemble": "td-ensemble.pt"}
+#: The shipped network (what the bot spec ``"td"`` loads), in ``gammon.models``: the strongest shipped model.
+SHIPPED_MODEL = "td-ensemble.pt"
+#: Every shipped model by its bot spec (``"td1"``: the first, one 211-input net of ``configs/td.toml``, the
+#: default until 2026-12-07; ``"td2"``: the phase-net evaluator of ``configs/td2.toml``; ``"td-ensemble"``:
+#: td2's evaluator and two runs of ``configs/td11.toml``, each distilled by ``configs/td22.toml``, merged by
+#: ``gammon merge`` with the race net of ``configs/td21.toml``).
+SHIPPED_MODELS = {"td": SHIPPED_MODEL, "td1": "td.pt", "td2": "td2.pt", "td-ensemble": "td-ensemble.pt"}
 
 
 class ResourceError(GammonError):

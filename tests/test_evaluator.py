@@ -202,14 +202,12 @@ def test_a_model_file_carries_every_net_and_the_bearoff_flag(tmp_path):
 
 
 def test_the_shipped_version_1_model_still_loads_as_one_net_for_every_position():
-    from gammon.bots.neural import shipped_model_path
+    from gammon.resources import shipped_model_path
 
-    model = load_model(shipped_model_path())
+    model = load_model(shipped_model_path("td1"))
     ev = model.evaluator()
-    if model.metadata["format_version"] == 1:
-        assert ev.race is None and not ev.bearoff and ev.nets == "contact 211x256"
-    else:  # a newer shipped model: still every net it names
-        assert ev.contact.arch.inputs in (N_INPUTS, N_CONTACT_INPUTS)
+    assert model.metadata["format_version"] == 1
+    assert ev.race is None and not ev.bearoff and ev.nets == "contact 211x256"
 
 
 def test_a_model_file_from_an_unknown_encoding_is_refused_naming_it(tmp_path):

@@ -25,7 +25,7 @@ BOLD = [0.40, 0.25, 0.01, 0.30, 0.02]
 
 @pytest.fixture(scope="module")
 def td():
-    return load_neural("td")
+    return load_neural("td1")
 
 
 def test_play_probabilities_score_the_same_network_outputs_as_play_equities(td):
@@ -129,7 +129,7 @@ def test_the_match_runner_tells_a_player_its_cube_state_before_each_play():
 
 def test_match_aware_off_or_money_play_choose_as_before(td):
     position = Position.initial()
-    off = load_neural("td", match_aware=0)
+    off = load_neural("td1", match_aware=0)
     dmp = CubeState(match_length=7, score=(6, 6))
     for dice in [(6, 1), (4, 2), (5, 5)]:
         assert off.choose_match_play(position, dice, dmp) == td.choose_play(position, dice)
@@ -163,7 +163,7 @@ def _cube(case) -> CubeState:
 
 def test_at_double_match_point_the_1_ply_bot_plays_for_the_best_1_ply_chance_to_win():
     # Given double match point (gammons count for nothing, the cube is dead): MWC is the chance to win the game
-    bot = load_neural("td", plies=1)
+    bot = load_neural("td1", plies=1)
     dmp = CubeState(match_length=7, score=(6, 6))
     position = Position.from_position_id(FIXTURE["cases"][0]["position_id"])
     for dice in [(6, 4), (2, 1)]:
@@ -178,7 +178,7 @@ def test_at_double_match_point_the_1_ply_bot_plays_for_the_best_1_ply_chance_to_
 
 def test_match_aware_1_ply_plays_more_of_gnubgs_best_plays_at_the_score_than_money_1_ply():
     # Given GNU Backgammon's best plays at scores where they differ from its money plays
-    bot = load_neural("td", plies=1)
+    bot = load_neural("td1", plies=1)
     at_score = in_money = 0
     for case in FIXTURE["cases"]:
         position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_package_ships_the_repositorys_models_and_recipes():
-    assert resources.shipped_model_path().read_bytes() == (ROOT / "models" / "td.pt").read_bytes()
+    assert resources.shipped_model_path().read_bytes() == (ROOT / "models" / "td-ensemble.pt").read_bytes()
     for spec, name in resources.SHIPPED_MODELS.items():
         assert resources.shipped_model_path(spec).read_bytes() == (ROOT / "models" / name).read_bytes()
         assert f'"{name}"' in (ROOT / "pyproject.toml").read_text()  # in the wheel's package data

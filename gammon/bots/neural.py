@@ -22,10 +22,12 @@ Deeper searches first prune the plays with the 0-ply network (at most
 move filters). Cube decisions feed the network's probabilities to
 :func:`gammon.cube.decide`.
 
-``load_neural("td")`` loads the shipped model (``models/td.pt``),
-``load_neural("td2")`` the phase-net model (``models/td2.pt``: contact and
-race nets and the bear-off database, ``configs/td2.toml``); any other spec
-is a path to a model file written by ``gammon train``.
+``load_neural("td")`` loads the shipped model, the strongest
+(``models/td-ensemble.pt``, also ``"td-ensemble"``); ``"td1"`` the first
+(``models/td.pt``, one net, ``configs/td.toml``), ``"td2"`` the phase-net
+model (``models/td2.pt``: contact and race nets and the bear-off database,
+``configs/td2.toml``); any other spec is a path to a model file written by
+``gammon train``.
 """
 
 from __future__ import annotations

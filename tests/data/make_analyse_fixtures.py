@@ -24,7 +24,7 @@ def gnubg(commands: str) -> str:
 
 
 def main() -> None:
-    record = play_match(load("level1", seed=21), load("td"), 5, SeededDice(21), names=("level1", "td"))
+    record = play_match(load("level1", seed=21), load("td1"), 5, SeededDice(21), names=("level1", "td"))  # td1: "td" when the fixture was made
     ours = save_mat(record, HERE / "level1_td_5pt.mat")
     out = gnubg(f"{ZERO_PLY}import mat {ours}\nanalyse match\nshow statistics match\n")
     (HERE / "level1_td_5pt.gnubg.txt").write_text(out[out.index("Player "):])
