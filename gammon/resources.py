@@ -26,7 +26,7 @@ SHIPPED_MODEL = "td-ensemble.pt"
 #: Every shipped model by its bot spec (``"td1"``: the first, one 211-input net of ``configs/td.toml``, the
 #: default until 2026-12-07; ``"td2"``: the phase-net evaluator of ``configs/td2.toml``; ``"td-ensemble"``:
 #: td2's evaluator and two runs of ``configs/td11.toml``, each distilled by ``configs/td22.toml``, merged by
-#: ``gammon merge`` with the race net of ``configs/td21.toml``).
+#: ``gammon merge`` with the race net of ``configs/td21.toml``, the merge distilled by ``configs/td24.toml``).
 SHIPPED_MODELS = {"td": SHIPPED_MODEL, "td1": "td.pt", "td2": "td2.pt", "td-ensemble": "td-ensemble.pt"}
 
 
