@@ -1,6 +1,6 @@
 """``gammon analyse`` against GNU Backgammon's ``analyse match`` on the same matches, both at 0-ply.
 
-    nice python benchmarks/analysis.py [--plies 0] [--json out.json]
+    nice python benchmarks/analysis.py [--plies 0] [--bot td] [--json out.json]
 
 Plays 24 matches (3 and 7 points) between bots of different strength with
 fixed seeds, writes each as ``.mat``, analyses it with ours and with
@@ -70,13 +70,15 @@ open({result!r}, 'w').write(json.dumps(out))
 """
 
 
-def make_matches(folder: Path) -> list[tuple[str, str, int, int, Path]]:
+def make_matches(folder: Path, net: str = "td") -> list[tuple[str, str, int, int, Path]]:
+    """The matches of :data:`PAIRS`, written as ``.mat``; ``net`` plays where the pair says td."""
     matches = []
     for i, (a, b) in enumerate(PAIRS):
         for length in LENGTHS:
             seed = 1400 + 10 * i + length
             names = (a, b) if a != b else (f"{a}-1", f"{b}-2")
-            record = play_match(load(a, seed=seed), load(b, seed=seed + 1), length, SeededDice(seed), names=names)
+            players = [load(net if name == "td" else name, seed=s) for name, s in ((a, seed), (b, seed + 1))]
+            record = play_match(*players, length, SeededDice(seed), names=names)
             path = save_mat(record, folder / f"{a}_{b}_{length}_{seed}.mat")
             matches.append((a, b, length, seed, path))
     return matches
@@ -117,12 +119,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=0)
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--bot", default="td", metavar="SPEC",
+                        help="the network that plays td's seat and analyses (default td, the shipped one; td1 the first)")
     args = parser.parse_args()
-    bot = load_neural("td")
+    bot = load_neural(args.bot)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         t = time.perf_counter()
-        matches = make_matches(folder)
+        matches = make_matches(folder, args.bot)
         print(f"# {len(matches)} matches played in {time.perf_counter() - t:.0f} s", file=sys.stderr)
         theirs = gnubg_analyse([m[4] for m in matches], args.plies, folder)
         rows = []

@@ -92,7 +92,7 @@ def speed(args: argparse.Namespace) -> dict:
     decisions = sample_decisions(args.positions, seed=args.seed)
     raw_gnubg, raw_pub = time_gnubg_raw(decisions, args.repeat)
     rows = {}
-    for spec in ["random", *LEVELS, "pubeval", "gnubg"]:
+    for spec in ["random", *LEVELS, "pubeval", "gnubg", "td1", "td"]:  # td: the shipped net (td-ensemble), td1 the first
         subset = decisions if spec != "level5" else decisions[: max(200, args.positions // 4)]
         rows[spec] = time_bot(spec, subset, args.repeat if spec != "level5" else 1)
     print(f"\nDecision time, {len(decisions)} positions from level-3 self-play (legal-play generation included); {machine()}\n")

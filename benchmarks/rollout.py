@@ -1,6 +1,6 @@
 """``gammon rollout`` against GNU Backgammon's own rollout and its 2-ply evaluation, measured in the same run.
 
-    nice python benchmarks/rollout.py [--quick] [--trials 288] [--positions 30] [--gnubg-rollouts 4] [--json FILE]
+    nice python benchmarks/rollout.py [--quick] [--bot td] [--trials 288] [--positions 30] [--gnubg-rollouts 4] [--json FILE]
 
 Every rollout here, ours and GNU Backgammon's, is of a position before its
 roll, cubeless money, 0-ply checker play for both sides, played to the end
@@ -293,11 +293,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="rollout seed of both programs and the sampling seed")
     parser.add_argument("--quick", action="store_true", help="72 trials, 10 positions, 1 gnubg rollout")
     parser.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    parser.add_argument("--bot", default="td", metavar="SPEC", help="our network (default td, the shipped one; td1 the first)")
     args = parser.parse_args(argv)
     if args.quick:
         args.trials, args.positions, args.gnubg_rollouts = 72, 10, 1
     version = subprocess.run([GNUBG, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    evaluator = load_neural("td").evaluator
+    evaluator = load_neural(args.bot).evaluator
     rollout(Position.initial(), evaluator, trials=1, seed=args.seed)  # compile before timing
     print(f"# {version}; load average {os.getloadavg()[0]:.1f}; command: benchmarks/rollout.py {' '.join(sys.argv[1:])}\n")
     check_perspective(evaluator, 36, args.seed)
