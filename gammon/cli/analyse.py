@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE.mat", help="the match, as written by gammon play --save or GNU Backgammon")
     parser.add_argument("--plies", default="0", metavar="N",
                         help="search depth: 0 (default: a 7-point match in a few seconds), 1 (about 15 times slower) or 2")
-    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (shipped, default) or a model file")
+    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (the shipped one, default), td1, td2, td-ensemble or a model file")
     parser.add_argument("--json", metavar="FILE", help="write the whole analysis (every decision, all statistics) as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the match-winning chance move by move, errors marked")
     parser.add_argument("--no-errors", action="store_true", help="print only the statistics, not the list of marked decisions")

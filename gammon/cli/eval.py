@@ -28,7 +28,7 @@ HELP = "play bots against each other (duplicate dice) and report points per game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("bots", nargs="*", metavar="BOT", help="two bots (level1..level5, random, pubeval, gnubg, td, a model file); more with --round-robin")
+    parser.add_argument("bots", nargs="*", metavar="BOT", help="two bots (level1..level5, random, pubeval, gnubg, td (the shipped net), td1, td2, td-ensemble, a model file); more with --round-robin")
     parser.add_argument("--games", type=int, default=None, metavar="N", help="games per pairing, even, at least 2 (default 1000, 200 per pair in a round robin)")
     parser.add_argument("--round-robin", action="store_true", help="play every pair of the bots and fit Elo-style ratings")
     parser.add_argument("--baseline", default=None, metavar="BOT",

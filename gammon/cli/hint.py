@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the roll: 61, 6-1 or 6 1; without it, the dice of the Match ID, else the cube decision")
     parser.add_argument("--match-id", metavar="ID", help="GNU Backgammon Match ID: score, cube, Crawford (default money play)")
     parser.add_argument("--plies", default="0", metavar="N", help="search depth: 0, 1 or 2 (default 0)")
-    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (shipped, default) or a model file")
+    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (the shipped one, default), td1, td2, td-ensemble or a model file")
     parser.add_argument("--json", action="store_true", help="print the hint as JSON")
 
 

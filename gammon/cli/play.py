@@ -29,7 +29,7 @@ HELP = "play backgammon in the terminal against a bot (or --two-player), a match
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--opponent", metavar="BOT", help="the bot to play: level1..level5, td, random, pubeval, gnubg, "
+    parser.add_argument("--opponent", metavar="BOT", help="the bot to play: level1..level5, td (the shipped net), td1, td2, td-ensemble, random, pubeval, gnubg, "
                         "or a model file (default: the 'opponent' setting, else the strongest shipped bot)")
     parser.add_argument("--match", type=_length, default=None, metavar="LEN",
                         help="match length in points: 3, 5, 7, 11, 15 ..., or 0 for a money session "

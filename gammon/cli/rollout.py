@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_backend_arguments(parser)
     parser.add_argument("--no-variance-reduction", action="store_true",
                         help="do not subtract the network's luck estimate at each turn")
-    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (shipped, default) or a model file")
+    parser.add_argument("--bot", default="td", metavar="SPEC", help="the network: td (the shipped one, default), td1, td2, td-ensemble or a model file")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
