@@ -378,7 +378,6 @@ def test_gammon_eval_baseline_in_matches_reports_match_win_points(capsys):
     assert f"match-win rate {50 * gain:+.1f} points" in capsys.readouterr().out
 
 
-
 def test_ctrl_c_during_the_baseline_keeps_the_first_bots_whole_run(tmp_path, capsys, monkeypatch):
     import gammon.cli.eval as eval_cli
 

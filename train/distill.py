@@ -20,8 +20,9 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    linearly from ``learning_rate`` to zero in each round).
 
 With ``search_race_only`` a round keeps its race positions only and the
-race net alone learns (``search_contact_only``: the contact net alone); with ``rollouts_to_bearoff`` a rollout stops at its
-first pure bear-off and counts the database's probabilities there. Each
+race net alone learns (``search_contact_only``: the contact net alone);
+with ``rollouts_to_bearoff`` a rollout stops at its first pure bear-off and
+counts the database's probabilities there. Each
 round's labelled positions are kept in the run folder (``labels/``): a
 resumed round fits on them instead of labelling again, and with
 ``search_memory`` > 0 the earlier rounds' join each fit.
