@@ -39,14 +39,19 @@ Then: the two are worth the same (a gammon is a single at DMP)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gammon.cube import CONTACT_EFFICIENCY, CubeState, _cubeless_mwc, _match_cubeful, _other_side, _Score
+from gammon.cube import (CONTACT_EFFICIENCY, CubeState, _cubeless_mwc, _match_cubeful, _other_side, _Score,
+                         position_efficiency)
 from gammon.met import MatchEquityTable, default_met
 from gammon.outcomes import sanitize
 
-__all__ = ["opponent_score", "play_mwc"]
+if TYPE_CHECKING:  # pragma: no cover
+    from gammon.position import Position
+
+__all__ = ["mwc_after", "opponent_score", "play_mwc"]
 
 
 def opponent_score(cube: CubeState, met: MatchEquityTable | None = None) -> _Score:
@@ -82,3 +87,10 @@ def play_mwc(
     xs = [CONTACT_EFFICIENCY] * len(probs) if efficiencies is None else efficiencies
     opp = np.array([_match_cubeful(tuple(row), score, cube.cube, owner, float(x)) for row, x in zip(probs, xs)])
     return 1.0 - opp
+
+
+def mwc_after(afters: Sequence[Position], opponent_probs: np.ndarray, cube: CubeState) -> np.ndarray:
+    """The mover's cubeful MWC after each play, leaving the positions ``afters``: :func:`play_mwc` with each
+    resulting position's own cube efficiency (:func:`gammon.cube.position_efficiency`), as GNU Backgammon's
+    0-ply cubeful evaluation weighs them. How every bot that plays by MWC chooses."""
+    return play_mwc(opponent_probs, cube, efficiencies=[position_efficiency(after) for after in afters])

@@ -1,4 +1,4 @@
-"""The ``gnubg`` opponent plays GNU Backgammon's 0-ply cube; ``pubeval`` and ``random`` say they play none.
+"""The ``gnubg`` opponent plays GNU Backgammon's 0-ply cube and plays at the score; ``pubeval`` and ``random`` play no cube.
 
 The expected answers come from GNU Backgammon itself: the fixture
 ``fixtures/cube_gnubg.json`` (gnubg 1.07's 0-ply cube analysis of 275 cases,
@@ -197,6 +197,57 @@ def test_gnubg_doubles_and_answers_doubles_in_a_match_through_the_runner():
     actions = [a.kind for game in record.games for a in game.actions]
     assert record.finished and "double" in actions
     assert {"take", "pass"} & set(actions)
+
+
+# -- its checker play at the score ---------------------------------------------------------
+
+MATCHPLAY = json.loads((Path(__file__).parent / "fixtures" / "matchplay_gnubg.json").read_text())["cases"]
+
+
+def _match_cube(case) -> CubeState:
+    return CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
+                     score=tuple(case["score"]), crawford=case["crawford"])
+
+
+@needs_gnubg
+def test_at_double_match_point_the_gnubg_bot_plays_for_gnubgs_best_chance_to_win_the_game():
+    # Given double match point (a gammon is a single, the cube is dead) and GNU Backgammon's own 0-ply
+    # chance to win after each play, asked of gnubg-nn directly
+    import gnubg_nn
+
+    from gammon.bots.external import gnubg_boards
+
+    bot = load("gnubg")
+    dmp = CubeState(match_length=7, score=(6, 6))
+    for case in MATCHPLAY[:2]:
+        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
+        plays = position.legal_plays(dice)
+        win = [1.0 - gnubg_nn.probabilities(board, 0)[0] for board in gnubg_boards(plays.after).tolist()]
+        # Then it takes the play with the best chance to win, which is not its money play here
+        assert bot.choose_match_play(position, dice, dmp) == plays[win.index(max(win))]
+    assert bot.choose_match_play(position, dice, dmp) != bot.choose_play(position, dice)
+
+
+@needs_gnubg
+def test_in_money_play_the_gnubg_bots_match_hook_plays_its_money_play():
+    bot = load("gnubg")
+    position = Position.from_position_id(MATCHPLAY[1]["position_id"])
+    for dice in [(5, 6), (3, 1), (4, 4)]:
+        assert bot.choose_match_play(position, dice, CubeState()) == bot.choose_play(position, dice)
+
+
+@needs_gnubg
+def test_at_the_score_the_gnubg_bot_finds_more_of_gnubgs_best_plays_than_its_money_play_does():
+    # Given GNU Backgammon's best plays (2-ply, cubeful) at scores where they differ from its money plays
+    bot = load("gnubg")
+    at_score = in_money = 0
+    for case in MATCHPLAY:
+        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
+        best = position.parse_play(case["gnubg_match"][0][0], dice)
+        at_score += bot.choose_match_play(position, dice, _match_cube(case)) == best
+        in_money += bot.choose_play(position, dice) == best
+    # Then its 0-ply play by MWC finds more of them than its 0-ply money play (of 11 here: 5 and 2)
+    assert at_score > in_money
 
 
 # -- bots without a cube say so ------------------------------------------------------------

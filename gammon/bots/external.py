@@ -10,7 +10,10 @@
   (``tests/test_cube.py``): money and match play, Crawford and
   post-Crawford, ownership, the cube cap, the Jacoby rule and beavers.
   (gnubg-nn's own ``evaluate_cube_decision`` is not used: it refuses money
-  play.)
+  play.) Its checker play is ``gnubg_nn.best_move`` in money play; in a
+  match, as GNU Backgammon chooses at the score, the play whose resulting
+  position has the best cubeful MWC (:func:`gammon.matchplay.mwc_after`)
+  from GNU Backgammon's 0-ply probabilities there, not its money play.
 
 Either bot's choice is mapped back to one of our :class:`~gammon.play.Play`
 objects by the resulting position, so it is always one of
@@ -29,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from gammon.cube import CubeDecision, CubeState, cube_decision
-from gammon.outcomes import results
+from gammon.matchplay import mwc_after
+from gammon.outcomes import lost_probs, results
 from gammon.errors import GammonError
 from gammon.play import Play
 from gammon.position import Dice, Position
@@ -167,6 +171,25 @@ class GnubgBot(_GnubgNNBot):
         """
         before = replace(cube, cube=max(1, cube.cube // 2), owner="centre")
         return self.cube_decision(position, before, deciding_on_roll=False).response == "beaver"
+
+    def play_probabilities(self, position: Position, dice: Dice) -> tuple[list[Play], np.ndarray]:
+        """Every legal play with GNU Backgammon's 0-ply cubeless probabilities ((n, 5)) of the opponent, on
+        roll after it; a game-ending play gets the loser's exact outcome."""
+        plays = position.legal_plays(dice)
+        probabilities = _gnubg_nn().probabilities
+        won = results(plays.after)
+        probs = np.array([lost_probs(int(points)) if points else probabilities(board, 0)
+                          for points, board in zip(won, gnubg_boards(plays.after).tolist())], np.float64)
+        return list(plays), probs.reshape(-1, 5)
+
+    def choose_match_play(self, position: Position, dice: Dice, cube: CubeState) -> Play:
+        """GNU Backgammon's 0-ply play at the score: the best cubeful MWC after it (money play: :meth:`choose_play`)."""
+        if cube.match_length == 0:
+            return self.choose_play(position, dice)
+        plays, probs = self.play_probabilities(position, dice)
+        if len(plays) == 1:
+            return plays[0]
+        return plays[int(np.argmax(mwc_after([position.apply(play) for play in plays], probs, cube)))]
 
     def choose_play(self, position: Position, dice: Dice) -> Play:
         plays = position.legal_plays(dice)

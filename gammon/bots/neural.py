@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from gammon import resources
-from gammon.cube import CubeState, cube_decision, position_efficiency
-from gammon.matchplay import play_mwc
+from gammon.cube import CubeState, cube_decision
+from gammon.matchplay import mwc_after
 from gammon.engine.cache import refresh
 from gammon.engine.network import evaluate_batch, play_equities, play_probabilities
 from gammon.engine.search import deep_equities, probabilities_1ply, probabilities_2ply
@@ -110,13 +110,12 @@ class NeuralBot:
         return list(plays), probs
 
     def play_mwcs(self, position: Position, dice: Dice, cube: CubeState, plies: int | None = None) -> tuple[list[Play], np.ndarray]:
-        """Every legal play with the mover's MWC after it at ``cube``'s score (:func:`gammon.matchplay.play_mwc`),
+        """Every legal play with the mover's MWC after it at ``cube``'s score (:func:`gammon.matchplay.mwc_after`),
         ``plies`` (default the bot's) deep; unsearched plays get -inf at 1+ ply."""
         plies = self.plies if plies is None else plies
         plays, probs = self.play_probabilities(position, dice)
         afters = [position.apply(play) for play in plays]
-        xs = [position_efficiency(after) for after in afters]
-        mwc = play_mwc(probs, cube, efficiencies=xs)
+        mwc = mwc_after(afters, probs, cube)
         if plies == 0 or len(plays) == 1:
             return plays, mwc
         deep = np.full(len(plays), -np.inf)
@@ -125,7 +124,7 @@ class NeuralBot:
                 deep[i] = mwc[i]
             else:
                 searched = self.probabilities(afters[i], plies).reshape(1, 5)
-                deep[i] = play_mwc(searched, cube, efficiencies=[xs[i]])[0]
+                deep[i] = mwc_after([afters[i]], searched, cube)[0]
         return plays, deep
 
     def choose_match_play(self, position: Position, dice: Dice, cube: CubeState) -> Play:
