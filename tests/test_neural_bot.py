@@ -124,6 +124,26 @@ def test_cube_follows_gammon_cube_decisions():
     assert not NeuralBot(constant(0.72)).offer_double(MIDGAME, CubeState(cube=2, owner="opponent"))
 
 
+def test_cube_plies_sets_the_depth_of_the_cube_decisions_alone(weights, model_path, monkeypatch):
+    # Given a 0-ply player whose cube decisions look one ply ahead
+    bot = NeuralBot(weights, plies=0, cube_plies=1)
+    zero = NeuralBot(weights, plies=0)
+    asked = []
+    searched = bot.probabilities
+    monkeypatch.setattr(bot, "probabilities", lambda position, plies=0: asked.append(plies) or searched(position, plies))
+    # Then it doubles and takes on its 1-ply probabilities, and plays as the 0-ply player does
+    bot.offer_double(MIDGAME, CubeState())
+    bot.accept_double(MIDGAME, CubeState())
+    assert asked == [1, 1]
+    for dice in [(3, 1), (6, 6), (5, 2)]:
+        assert bot.choose_play(MIDGAME, dice) == zero.choose_play(MIDGAME, dice)
+    # by default the cube looks as deep as the checker play, at most 1 ply
+    assert [NeuralBot(weights, plies=p).cube_plies for p in (0, 1, 2)] == [0, 1, 1]
+    assert load(f"{model_path}:cube_plies=2").cube_plies == 2
+    with pytest.raises(GammonError, match="cube_plies must be 0, 1 or 2"):
+        load(f"{model_path}:cube_plies=3")
+
+
 def test_probabilities_are_consistent(weights):
     bot = NeuralBot(weights)
     for plies in (0, 1):

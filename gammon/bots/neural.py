@@ -65,16 +65,20 @@ class NeuralBot:
 
     def __init__(
         self, evaluator: Evaluator | Weights, plies: int = 0, *, name: str = "td", prune: int = 8, margin: float = 0.16,
-        match_aware: bool = True
+        match_aware: bool = True, cube_plies: int | None = None
     ) -> None:
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, not {plies!r}")
+        if cube_plies not in (None, 0, 1, 2):
+            raise ValueError(f"cube_plies must be 0, 1 or 2, not {cube_plies!r}")
         refresh()
         self.evaluator = Evaluator.of(evaluator)
         self.plies = plies
         self.prune = prune
         self.margin = margin
         self.match_aware = bool(match_aware)
+        #: the depth of the probabilities behind its cube decisions (default: its search depth, at most 1)
+        self.cube_plies = min(plies, 1) if cube_plies is None else cube_plies
         self.name = name if plies == 0 else f"{name}-{plies}ply"
         self._net = self.evaluator.kernel_args()
 
@@ -157,12 +161,12 @@ class NeuralBot:
     def offer_double(self, position: Position, cube: CubeState) -> bool:
         if not cube.may_double():
             return False
-        probs = self.probabilities(position, min(self.plies, 1))
+        probs = self.probabilities(position, self.cube_plies)
         return cube_decision(probs, position, cube, deciding_on_roll=True).action == "double"
 
     def accept_double(self, position: Position, cube: CubeState) -> bool:
         # ``position`` has the doubler on roll.
-        probs = self.probabilities(position, min(self.plies, 1))
+        probs = self.probabilities(position, self.cube_plies)
         return cube_decision(probs, position, cube, deciding_on_roll=False).response in ("take", "beaver")
 
 
@@ -214,13 +218,15 @@ def load_model_cached(path: str | os.PathLike) -> Model:
 
 
 def load_neural(
-    spec: str, plies: int = 0, *, prune: int = 8, margin: float = 0.16, match_aware: int = 1, **options: Any
+    spec: str, plies: int = 0, *, prune: int = 8, margin: float = 0.16, match_aware: int = 1,
+    cube_plies: int | None = None, **options: Any
 ) -> NeuralBot:
     """The neural bot for ``spec``: ``"td"`` (the shipped model) or a model file path.
 
     ``options`` such as ``seed`` are accepted for a uniform bot interface; the
     bot is deterministic. ``match_aware=0`` (``td:match_aware=0``) plays a
-    match by cubeless equity, as in money play.
+    match by cubeless equity, as in money play. ``cube_plies`` (``td:cube_plies=1``)
+    sets the depth of its cube decisions apart from its checker play's.
     """
     if spec == "td":
         path = shipped_model_path()
@@ -232,4 +238,5 @@ def load_neural(
         path = Path(spec)
     model = load_model_cached(path)
     name = spec if spec in resources.SHIPPED_MODELS else Path(spec).stem
-    return NeuralBot(model.evaluator(), int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware))
+    return NeuralBot(model.evaluator(), int(plies), name=name, prune=prune, margin=margin, match_aware=bool(match_aware),
+                     cube_plies=None if cube_plies is None else int(cube_plies))
