@@ -65,7 +65,9 @@ for path in {paths!r}:
             mv = stats.setdefault(p, [0.0, 0])
             mv[0] += s['moves']['error-skill']
             mv[1] += s['moves']['unforced-moves']
-    out.append(dict(path=path, seconds=seconds, games=games, stats=stats, names=[m['match-info']['X']['name'], m['match-info']['O']['name']]))
+    names = {{p: m['match-info'][p]['name'] for p in ('X', 'O')}}
+    by_name = [{{names[p]: s for p, s in g['stats'].items()}} for g in m['games']]
+    out.append(dict(path=path, seconds=seconds, games=games, stats=stats, names=[names['X'], names['O']], by_name=by_name))
 open({result!r}, 'w').write(json.dumps(out))
 """
 
@@ -84,10 +86,12 @@ def make_matches(folder: Path, net: str = "td") -> list[tuple[str, str, int, int
     return matches
 
 
-def gnubg_analyse(paths: list[Path], plies: int, folder: Path) -> list[dict]:
+def gnubg_analyse(paths: list[Path], plies: int, folder: Path, timeout: int = 1200) -> list[dict]:
+    """GNU Backgammon's ``analyse match`` of each ``.mat`` at ``plies``: per match its seconds, each game's
+    decisions (player, action, skill), checker-play totals per seat, and each game's statistics by player name."""
     script, result = folder / "analyse.py", folder / "gnubg.json"
     script.write_text(_GNUBG_SCRIPT.format(plies=plies, paths=[str(p) for p in paths], result=str(result)))
-    subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True, timeout=1200, cwd=folder)
+    subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True, timeout=timeout, cwd=folder)
     return json.loads(result.read_text())
 
 

@@ -17,35 +17,17 @@ style where that plays.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from gammon.bots import load  # noqa: E402
-from gammon.dice import SeededDice  # noqa: E402
-from gammon.match import play_match  # noqa: E402
-from gammon.matfile import save_mat  # noqa: E402
-
-GNUBG = "/usr/games/gnubg"
-
-_SCRIPT = """
-import json
-gnubg.command('set analysis chequerplay evaluation plies {plies}')
-gnubg.command('set analysis cubedecision evaluation plies {plies}')
-out = []
-for path in {paths!r}:
-    gnubg.command('import mat ' + path)
-    gnubg.command('analyse match')
-    m = gnubg.match(analysis=1, boards=0, statistics=1)
-    seats = {{seat: m['match-info'][seat]['name'] for seat in ('X', 'O')}}
-    out.append([{{seats[seat]: stats for seat, stats in game['stats'].items()}} for game in m['games']])
-open({result!r}, 'w').write(json.dumps(out))
-"""
+# Run as a script, this file's folder is on sys.path: GNU Backgammon's analysis session is analysis.py's.
+from analysis import gnubg_analyse
+from gammon.bots import load
+from gammon.dice import SeededDice
+from gammon.match import play_match
+from gammon.matfile import save_mat
 
 
 def play(players: tuple[str, str], matches: int, length: int, seed: int, folder: Path) -> list[Path]:
@@ -60,11 +42,8 @@ def play(players: tuple[str, str], matches: int, length: int, seed: int, folder:
 
 
 def analyse(paths: list[Path], plies: int, folder: Path) -> list[list[dict]]:
-    """GNU Backgammon's statistics of each game of each match, by player name."""
-    script, result = folder / "analyse.py", folder / "gnubg.json"
-    script.write_text(_SCRIPT.format(plies=plies, paths=[str(p) for p in paths], result=str(result)))
-    subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True, timeout=3600, cwd=folder, check=True)
-    return json.loads(result.read_text())
+    """GNU Backgammon's statistics of each game of each match, by player name (``analysis.py``'s session)."""
+    return [match["by_name"] for match in gnubg_analyse(paths, plies, folder, timeout=3600)]
 
 
 def totals(analysed: list[list[dict]]) -> dict[str, dict[str, float]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,12 @@ needs_gnubg = pytest.mark.skipif(shutil.which("/usr/games/gnubg") is None, reaso
 
 @pytest.fixture(scope="module")
 def bench():
-    yield from load_script(SCRIPT, "match_errors_benchmark")
+    sys.path.insert(0, str(SCRIPT.parent))  # as when run as a script: GNU Backgammon's session is analysis.py's
+    try:
+        yield from load_script(SCRIPT, "match_errors_benchmark")
+    finally:
+        sys.modules.pop("analysis", None)
+        sys.path.remove(str(SCRIPT.parent))
 
 
 def _stats(unforced: int, cost: float, skill: float, close: int, cube_cost: float, cube_skill: float) -> dict:
