@@ -11,7 +11,7 @@ In a match (``choose_match_play``, which the match runner calls with the
 bot's :class:`~gammon.cube.CubeState`) the bot chooses by match-winning
 chances instead: the five probabilities after each play, searched as deep
 as the bot searches (:meth:`NeuralBot.probabilities`), turned into MWC at
-the score and cube by :func:`gammon.matchplay.play_mwc` (cubeful, GNU
+the score and cube by :func:`gammon.matchplay.mwc_after` (cubeful, GNU
 Backgammon's generalised Janowski model). At 1 and 2 plies the ``prune``
 plays with the best 0-ply MWC are searched; the replies inside the search
 are chosen by cubeless equity, as in money play. ``match_aware=False``
@@ -20,7 +20,8 @@ turns that off.
 Deeper searches first prune the plays with the 0-ply network (at most
 ``prune`` plays within ``margin`` equity of the best, like GNU Backgammon's
 move filters). Cube decisions feed the network's probabilities to
-:func:`gammon.cube.decide`.
+:func:`gammon.cube.decide`, searched ``cube_plies`` deep (default: as deep
+as the checker play, at most 1 ply).
 
 ``load_neural("td")`` loads the shipped model, the strongest
 (``models/td-ensemble.pt``, also ``"td-ensemble"``); ``"td1"`` the first
