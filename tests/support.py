@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -70,3 +71,31 @@ def wait_for_checkpoint(runs: Path, proc: subprocess.Popen, timeout: float = 60.
         time.sleep(0.02)
     proc.kill()
     raise AssertionError("no checkpoint appeared")
+
+
+def matchplay_cases() -> list[dict]:
+    """The match-play fixture's cases (``fixtures/matchplay_gnubg.json``): GNU Backgammon's best plays at a
+    score and in money play, made by ``fixtures/make_matchplay_fixtures.py``."""
+    return json.loads((ROOT / "tests" / "fixtures" / "matchplay_gnubg.json").read_text())["cases"]
+
+
+def case_cube(case: dict):
+    """The mover's :class:`~gammon.cube.CubeState` of a match-play fixture case."""
+    from gammon.cube import CubeState
+
+    return CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
+                     score=tuple(case["score"]), crawford=case["crawford"])
+
+
+def best_plays_found(bot, cases: list[dict]) -> tuple[int, int]:
+    """How many of GNU Backgammon's best plays at the score in ``cases`` (:func:`matchplay_cases`) ``bot`` finds
+    choosing at the score (``choose_match_play``), and choosing as in money play (``choose_play``)."""
+    from gammon import Position
+
+    at_score = in_money = 0
+    for case in cases:
+        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
+        best = position.parse_play(case["gnubg_match"][0][0], dice)
+        at_score += bot.choose_match_play(position, dice, case_cube(case)) == best
+        in_money += bot.choose_play(position, dice) == best
+    return at_score, in_money

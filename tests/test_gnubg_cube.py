@@ -21,6 +21,7 @@ from gammon.bots import load
 from gammon.cube import CubeState
 from gammon.match import play_match
 from gammon.dice import SeededDice
+from support import best_plays_found, matchplay_cases
 
 needs_gnubg = pytest.mark.skipif(importlib.util.find_spec("gnubg_nn") is None, reason="needs the gnubg extra (gnubg-nn)")
 
@@ -201,12 +202,7 @@ def test_gnubg_doubles_and_answers_doubles_in_a_match_through_the_runner():
 
 # -- its checker play at the score ---------------------------------------------------------
 
-MATCHPLAY = json.loads((Path(__file__).parent / "fixtures" / "matchplay_gnubg.json").read_text())["cases"]
-
-
-def _match_cube(case) -> CubeState:
-    return CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
-                     score=tuple(case["score"]), crawford=case["crawford"])
+MATCHPLAY = matchplay_cases()
 
 
 @needs_gnubg
@@ -239,13 +235,7 @@ def test_in_money_play_the_gnubg_bots_match_hook_plays_its_money_play():
 @needs_gnubg
 def test_at_the_score_the_gnubg_bot_finds_more_of_gnubgs_best_plays_than_its_money_play_does():
     # Given GNU Backgammon's best plays (2-ply, cubeful) at scores where they differ from its money plays
-    bot = load("gnubg")
-    at_score = in_money = 0
-    for case in MATCHPLAY:
-        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
-        best = position.parse_play(case["gnubg_match"][0][0], dice)
-        at_score += bot.choose_match_play(position, dice, _match_cube(case)) == best
-        in_money += bot.choose_play(position, dice) == best
+    at_score, in_money = best_plays_found(load("gnubg"), MATCHPLAY)
     # Then its 0-ply play by MWC finds more of them than its 0-ply money play (of 11 here: 5 and 2)
     assert at_score > in_money
 

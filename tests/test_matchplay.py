@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -15,8 +12,9 @@ from gammon.dice import SeededDice
 from gammon.match import play_match
 from gammon.matchplay import play_mwc
 from gammon.outcomes import equity, flip
+from support import best_plays_found, case_cube, matchplay_cases
 
-FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "matchplay_gnubg.json").read_text())
+CASES = matchplay_cases()
 
 # Opponent's probabilities after two plays: the same chance to win, but "bold" leaves many more gammons both ways.
 SAFE = [0.40, 0.05, 0.0, 0.05, 0.0]
@@ -137,7 +135,7 @@ def test_match_aware_off_or_money_play_choose_as_before(td):
 
 
 AGREED = [
-    c for c in FIXTURE["cases"]
+    c for c in CASES
     if Position.from_position_id(c["position_id"]).parse_play(c["gnubg_match"][0][0], tuple(c["dice"]))
     == Position.from_position_id(c["position_id"]).parse_play(c["bot_match"], tuple(c["dice"]))
 ]
@@ -147,8 +145,7 @@ AGREED = [
 def test_the_bot_plays_gnubgs_best_play_at_the_score_where_money_play_differs(td, case):
     position = Position.from_position_id(case["position_id"])
     dice = tuple(case["dice"])
-    cube = CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
-                     score=tuple(case["score"]), crawford=case["crawford"])
+    cube = case_cube(case)
     at_score = position.parse_play(case["gnubg_match"][0][0], dice)
     in_money = position.parse_play(case["gnubg_money"][0][0], dice)
     assert at_score != in_money
@@ -156,16 +153,11 @@ def test_the_bot_plays_gnubgs_best_play_at_the_score_where_money_play_differs(td
     assert td.choose_play(position, dice) != at_score
 
 
-def _cube(case) -> CubeState:
-    return CubeState(cube=case["cube"], owner=case["owner"], match_length=case["match_length"],
-                     score=tuple(case["score"]), crawford=case["crawford"])
-
-
 def test_at_double_match_point_the_1_ply_bot_plays_for_the_best_1_ply_chance_to_win():
     # Given double match point (gammons count for nothing, the cube is dead): MWC is the chance to win the game
     bot = load_neural("td1", plies=1)
     dmp = CubeState(match_length=7, score=(6, 6))
-    position = Position.from_position_id(FIXTURE["cases"][0]["position_id"])
+    position = Position.from_position_id(CASES[0]["position_id"])
     for dice in [(6, 4), (2, 1)]:
         plays = list(position.legal_plays(dice))
         afters = [position.apply(p) for p in plays]
@@ -180,13 +172,7 @@ def test_at_double_match_point_the_1_ply_bot_plays_for_the_best_1_ply_chance_to_
 @pytest.mark.parametrize("plies", [0, 1])
 def test_match_aware_play_finds_more_of_gnubgs_best_plays_at_the_score_than_money_play(spec, plies):
     # Given GNU Backgammon's best plays at scores where they differ from its money plays
-    bot = load_neural(spec, plies=plies)
-    at_score = in_money = 0
-    for case in FIXTURE["cases"]:
-        position, dice = Position.from_position_id(case["position_id"]), tuple(case["dice"])
-        best = position.parse_play(case["gnubg_match"][0][0], dice)
-        at_score += bot.choose_match_play(position, dice, _cube(case)) == best
-        in_money += bot.choose_play(position, dice) == best
+    at_score, in_money = best_plays_found(load_neural(spec, plies=plies), CASES)
     # Then choosing by MWC finds more of them than choosing by money equity at the same depth does
     # (of 11 here: td1 8 and 0 at 0-ply, 5 and 2 at 1-ply; td 4 and 0, 9 and 0)
     assert at_score > in_money
