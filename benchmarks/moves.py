@@ -28,6 +28,10 @@ equity:
   decisions made the same way with ``--seed 2030``, held out: no recipe was
   chosen by its numbers (the race recipes were compared on the file above),
   so a model picked there is measured here without that selection.
+* ``moves_gnubg_1ply_contact_2031.txt.gz`` (``--data``): 3,000 contact
+  decisions from 1,010 games (``--make --kind contact --seed 2031``, 334 s
+  of ``gnubg -t``), held out in the same way for contact play: the default
+  file's 2,483 contact decisions have been used to choose recipes.
 * ``--judge gnubg-nn`` (``benchmarks/data/moves_gnubgnn_1ply.txt.gz``):
   ``gnubg_nn.probabilities`` at ``--plies`` on the position after each play
   (the opponent on roll, so the mover's equity is minus its equity; finished

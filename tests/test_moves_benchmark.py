@@ -104,7 +104,7 @@ def test_judge_values_every_legal_play(moves):
 
 
 def test_committed_data_matches_our_legal_plays(moves):
-    for name in ("moves_gnubg_1ply.txt.gz", "moves_gnubgnn_1ply.txt.gz"):
+    for name in ("moves_gnubg_1ply.txt.gz", "moves_gnubgnn_1ply.txt.gz", "moves_gnubg_1ply_contact_2031.txt.gz"):
         path = SCRIPT.parent / "data" / name
         if not path.exists():
             continue
