@@ -82,7 +82,7 @@ def main() -> None:
     ev = evaluator.kernel_args()
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
-    boards, classes = round_positions(SelfPlayer(evaluator).play_many(rng, args.games), ev, 2, rng)
+    boards, classes, _ = round_positions(SelfPlayer(evaluator).play_many(rng, args.games), ev, 2, rng)
     pick = np.sort(rng.choice(boards.shape[0], min(args.positions, boards.shape[0]), replace=False))
     boards, classes = boards[pick], classes[pick]
     half_a = equity(rollout_targets(boards, ev, args.trials // 2, np.random.default_rng([args.seed, 1])))

@@ -19,7 +19,8 @@ from gammon.outcomes import flip
 from gammon.position import Position
 from gammon.train.config import Config, ConfigError
 from gammon.train import distill as distill_module
-from gammon.train.distill import fit, rollout_dice, rollout_targets, round_positions, searched_targets
+from gammon.train.distill import (Labels, fit, fitting_units, joined, rollout_dice, rollout_targets, round_positions,
+                                  searched_targets)
 from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer
 from support import start_cli, wait_for_checkpoint
@@ -46,14 +47,14 @@ def test_a_round_takes_the_positions_faced_and_the_best_candidates_without_repea
     ev = load_model(start_model).evaluator()
     games = SelfPlayer(ev).play_many(np.random.default_rng(2), 3)
     args = ev.kernel_args()
-    boards, classes = round_positions(games, args, 3, np.random.default_rng(3))
+    boards, classes, _ = round_positions(games, args, 3, np.random.default_rng(3))
     faced = {b.tobytes() for g in games for b in g.boards[:-1] if position_class(b, args) != BEAROFF}
     seen = {b.tobytes() for b in boards}
     assert faced <= seen and len(seen) == boards.shape[0]  # every faced position, each once
     assert boards.shape[0] > len(faced)  # and candidates besides
     assert all(position_class(b, args) == c != BEAROFF for b, c in zip(boards, classes))
-    only_faced, _ = round_positions(games, args, 0, np.random.default_rng(3))
-    assert {b.tobytes() for b in only_faced} == faced
+    only_faced, _, none = round_positions(games, args, 0, np.random.default_rng(3))
+    assert {b.tobytes() for b in only_faced} == faced and none.shape == (0, 2)
 
 
 class _DoubleOnes:
@@ -74,7 +75,7 @@ def test_a_round_takes_the_candidates_of_a_roll_with_thousands_of_plays(start_mo
     game = SimpleNamespace(boards=np.stack([board, board]))
     args = load_model(start_model).evaluator().kernel_args()
     # When the round asks for more candidates than there are plays
-    boards, _ = round_positions([game], args, 10_000, _DoubleOnes())
+    boards, _, _ = round_positions([game], args, 10_000, _DoubleOnes())
     # Then every play's position is in it (none is lost past a fixed-size buffer of equities)
     reached = {a.tobytes() for a, o in zip(after, over) if not o and position_class(a, args) != BEAROFF}
     assert reached <= {b.tobytes() for b in boards}
@@ -82,7 +83,7 @@ def test_a_round_takes_the_candidates_of_a_roll_with_thousands_of_plays(start_mo
     equities = np.empty(after.shape[0])
     play_equities(board, after, over, args, equities)
     best = {after[i].tobytes() for i in np.argsort(-equities, kind="stable")[:2]}
-    two, _ = round_positions([game], args, 2, _DoubleOnes())
+    two, _, _ = round_positions([game], args, 2, _DoubleOnes())
     assert {b.tobytes() for b in two} == best | {board.tobytes()}
 
 
@@ -163,7 +164,7 @@ def test_fitting_moves_the_net_towards_its_targets(start_model):
     nets.warm_start(load_model(start_model))
     ev = nets.evaluator().kernel_args()
     games = SelfPlayer(nets.evaluator()).play_many(np.random.default_rng(4), 4)
-    boards, classes = round_positions(games, ev, 2, np.random.default_rng(5))
+    boards, classes, _ = round_positions(games, ev, 2, np.random.default_rng(5))
     targets = searched_targets(boards, ev, 1)
 
     def gap() -> float:
@@ -176,6 +177,102 @@ def test_fitting_moves_the_net_towards_its_targets(start_model):
     before = gap()
     fit(nets, boards, classes, targets, cfg, seed=1)
     assert gap() < 0.8 * before
+
+
+def test_a_decision_is_the_candidates_of_one_drawn_roll(start_model):
+    # Given a faced position and a round drawing 1-1 there
+    board = np.zeros(26, np.int8)
+    board[[6, 8, 13, 24]] = [5, 3, 5, 2]
+    board[[1, 12, 17, 19]] = [-2, -5, -3, -5]
+    game = SimpleNamespace(boards=np.stack([board, board, board]))
+    args = load_model(start_model).evaluator().kernel_args()
+    # When a round draws a roll at every position faced (every = 1), keeping four candidates
+    boards, _, decisions = round_positions([game], args, 4, _DoubleOnes(), every=1)
+    # Then each of the two faced positions gives one decision: the four best plays of 1-1 by 0-ply
+    after, _, over = generate_after(board, 1, 1)
+    equities = np.empty(after.shape[0])
+    play_equities(board, after, over, args, equities)
+    best = {after[i].tobytes() for i in np.argsort(-equities, kind="stable")[:4]}
+    assert sorted(set(decisions[:, 1])) == [0, 1]
+    for number in (0, 1):
+        assert {boards[row].tobytes() for row in decisions[decisions[:, 1] == number, 0]} == best
+    # and with every other position (the default), only the first
+    _, _, every_other = round_positions([game], args, 4, _DoubleOnes())
+    assert sorted(set(every_other[:, 1])) == [0] and every_other.shape[0] == 4
+
+
+def test_fitting_units_are_whole_decisions_then_the_positions_in_none():
+    # positions 0..5; decision 3 holds 4 and 1, decision 7 holds only 2 (no ranking), decision 9 holds 0 and 4
+    decisions = np.array([[4, 3], [1, 3], [2, 7], [0, 9], [4, 9]], np.int32)
+    members, sizes = fitting_units(6, decisions)
+    assert members.tolist() == [4, 1, 0, 4, 2, 3, 5] and sizes.tolist() == [2, 2, 1, 1, 1]
+
+
+def test_joined_rounds_renumber_positions_and_decisions():
+    def labels(n, decisions):
+        return Labels(np.zeros((n, 26), np.int8), np.zeros(n, np.int8), np.zeros((n, 5), np.float32), np.array(decisions, np.int32).reshape(-1, 2))
+
+    both = joined([labels(3, [[0, 0], [2, 0], [1, 4]]), labels(2, []), labels(2, [[1, 0], [0, 0]])])
+    assert both.boards.shape == (7, 26)
+    assert both.decisions.tolist() == [[0, 0], [2, 0], [1, 4], [6, 5], [5, 5]]
+
+
+def within_decision_rms(nets: Nets, boards, targets, decisions) -> float:
+    from gammon.engine.encoding import encode_batch
+    from gammon.outcomes import equity
+
+    with torch.no_grad():
+        p = torch.sigmoid(nets.contact(torch.from_numpy(encode_batch(boards, 211)))).numpy()
+    error = equity(p) - equity(targets)
+    spread = [error[rows] - error[rows].mean() for rows in (decisions[decisions[:, 1] == d, 0] for d in np.unique(decisions[:, 1]))]
+    return float(np.sqrt(np.mean(np.concatenate(spread) ** 2)))
+
+
+def test_the_ranking_term_fits_the_differences_between_a_decisions_candidates(start_model):
+    # Given a round's contact positions, its decisions of six candidates, and their 1-ply targets
+    ev = load_model(start_model).evaluator()
+    games = SelfPlayer(ev).play_many(np.random.default_rng(4), 6)
+    boards, classes, decisions = round_positions(games, ev.kernel_args(), 6, np.random.default_rng(5), every=1)
+    targets = searched_targets(boards, ev.kernel_args(), 1)
+    decisions = decisions[classes[decisions[:, 0]] == CONTACT]
+    spread = {}
+    for weight in (0.0, 50.0):
+        # When the net is fitted with and without the ranking term
+        cfg = Config(hidden=8, search_epochs=4, search_batch=64, learning_rate=0.003, search_rank_weight=weight)
+        nets = Nets(cfg)
+        nets.warm_start(load_model(start_model))
+        losses = fit(nets, boards, classes, targets, cfg, seed=1, decisions=decisions)
+        assert ("contact_rank" in losses) == bool(weight)
+        spread[weight] = within_decision_rms(nets, boards, targets, decisions)
+    # Then with the term the candidates' errors less their decision's mean are smaller
+    assert spread[50.0] < 0.9 * spread[0.0]
+
+
+def test_without_the_ranking_term_decisions_change_nothing(start_model):
+    ev = load_model(start_model).evaluator()
+    games = SelfPlayer(ev).play_many(np.random.default_rng(4), 2)
+    boards, classes, decisions = round_positions(games, ev.kernel_args(), 3, np.random.default_rng(5))
+    targets = searched_targets(boards, ev.kernel_args(), 1)
+    weights = []
+    for given in (None, decisions):
+        cfg = Config(hidden=8, search_epochs=2, search_batch=16)
+        nets = Nets(cfg)
+        nets.warm_start(load_model(start_model))
+        fit(nets, boards, classes, targets, cfg, seed=1, decisions=given)
+        weights.append(nets.contact.state_dict())
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_labels_from_before_decisions_were_kept_still_resume(tmp_path, start_model, monkeypatch):
+    assert main(search_run(tmp_path, start_model, *RACE_ONLY, "total_games=3")) == 0
+    (run,) = tmp_path.iterdir()
+    # Given the second round's labels in the older format (no decisions)
+    with np.load(run / "labels" / "round-0000.npz") as labels:
+        np.savez_compressed(run / "labels" / "round-0001.npz", boards=labels["boards"], classes=labels["classes"], targets=labels["targets"])
+    monkeypatch.setattr(distill_module, "_label_round", lambda *a, **kw: pytest.fail("labelled again"))
+    # When the run is resumed with the ranking term, it fits on them
+    assert main(["train", "--resume", str(run), "--no-progress", "--set", "total_games=6", "--set", "search_rank_weight=5"]) == 0
+    assert torch.load(run / "checkpoint.pt", weights_only=True)["games"] == 6
 
 
 def test_a_search_run_writes_a_model_and_resumes_to_the_same_weights(tmp_path, start_model, capsys):
@@ -285,6 +382,8 @@ def test_a_corrupt_labels_file_is_a_one_line_error_naming_it(tmp_path, start_mod
     ({"rollouts_to_bearoff": True}, "rollouts_to_bearoff needs bearoff"),
     ({"search_race_only": True}, "search_race_only needs a race net"),
     ({"search_memory": -1}, "search_memory must be >= 0"),
+    ({"search_decision_every": 0}, "search_decision_every must be >= 1"),
+    ({"search_rank_weight": -1.0}, "search_rank_weight must be >= 0"),
     ({"race_hidden": 8, "search_race_only": True, "search_contact_only": True}, "exclude each other"),
 ])
 def test_the_race_and_rollout_options_are_checked(sets, message):

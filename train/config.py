@@ -93,7 +93,11 @@ class Config:
     search_memory: int = 0
     """method search: how many earlier rounds' labelled positions (kept in the run folder, labels/) join each round's fit besides its own"""
     search_candidates: int = 4
-    """method search: the best plays by 0-ply whose positions join the targets, of one drawn roll at every other position a player faced"""
+    """method search: the best plays by 0-ply whose positions join the targets, of one drawn roll at every search_decision_every-th position a player faced (a decision: the plays the net chose between)"""
+    search_decision_every: int = 2
+    """method search: a roll is drawn, and its search_candidates best plays taken, at every this many positions a player faced (2: every other one; 1: every one)"""
+    search_rank_weight: float = 0.0
+    """method search: > 0 adds to each net's cross-entropy this weight times the mean square, over a decision's candidate plays, of the net's equity error less the decision's mean error: how well the net ranks the plays it chooses between, which is all that 0-ply play uses (each step then fits whole decisions, about search_batch positions)"""
     search_epochs: int = 10
     """method search: passes over a round's positions (the learning rate falls linearly to zero in each round)"""
     search_batch: int = 256
@@ -131,6 +135,8 @@ class Config:
             (self.search_games >= 1 and self.search_epochs >= 1 and self.search_batch >= 1, "search_games, search_epochs and search_batch must be >= 1"),
             (self.search_plies in (1, 2), "search_plies must be 1 or 2"),
             (self.search_candidates >= 0, "search_candidates must be >= 0"),
+            (self.search_decision_every >= 1, "search_decision_every must be >= 1"),
+            (self.search_rank_weight >= 0, "search_rank_weight must be >= 0"),
             (self.search_memory >= 0, "search_memory must be >= 0"),
             (self.search_rollouts >= 0, "search_rollouts must be >= 0"),
             (self.bearoff or not self.rollouts_to_bearoff, "rollouts_to_bearoff needs bearoff"),

@@ -7,17 +7,20 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
 1. plays ``search_games`` self-play games with the current nets
    (:mod:`gammon.train.selfplay`; from where ``race_starts`` and
    ``scrambled_starts`` put them, as in TD training);
-2. takes every position a player faced and, at every other one, draws a
-   roll and adds the positions left by its ``search_candidates`` best plays
-   by 0-ply (the choices the net must rank), without repeats or pure
-   bear-offs (valued exactly from the database);
+2. takes every position a player faced and, at every other one
+   (``search_decision_every``), draws a roll and adds the positions left by
+   its ``search_candidates`` best plays by 0-ply (a decision: the choices the
+   net must rank), without repeats or pure bear-offs (valued exactly from
+   the database);
 3. values each at ``search_plies`` plies with the same nets
    (:func:`gammon.engine.search.probabilities_batch`), or, with
    ``search_rollouts`` > 0, by that many games the nets play out from it
    at 0-ply (a rollout, :func:`rollout_targets`);
 4. fits each net to its own positions' searched probabilities for
    ``search_epochs`` passes (cross-entropy, the learning rate falling
-   linearly from ``learning_rate`` to zero in each round).
+   linearly from ``learning_rate`` to zero in each round), with
+   ``search_rank_weight`` > 0 plus a term on how each decision's candidates
+   are ranked (:func:`fit`).
 
 With ``search_race_only`` a round keeps its race positions only and the
 race net alone learns (``search_contact_only``: the contact net alone);
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -55,24 +59,38 @@ from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer, Starts, play_turns
 from gammon.train.sparse import logits
 
+class Labels(NamedTuple):
+    """A round's labelled positions: ``boards`` (n, 26), ``classes`` (n,), ``targets`` (n, 5), and
+    ``decisions`` (m, 2), the rows ``(position, decision number)`` of :func:`round_positions`."""
+
+    boards: np.ndarray
+    classes: np.ndarray
+    targets: np.ndarray
+    decisions: np.ndarray
+
+
 #: Positions valued per compiled call (the progress bar moves between calls).
 LABEL_CHUNK = 4096
 #: Turns a rollout's game is played before it is cut and valued by the nets (games this long are rare).
 ROLLOUT_TURNS = 128
 
 
-def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct positions of a round, none finished or a pure bear-off: ``(boards (n, 26), classes (n,))``.
+def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator,
+                    every: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct positions of a round, none finished or a pure bear-off, and its decisions:
+    ``(boards (n, 26), classes (n,), decisions (m, 2))``.
 
-    Every position a player faced in ``games``, and at every other one the
-    positions left by the ``candidates`` best plays of a roll drawn from
-    ``rng``, by the 0-ply equities of ``ev`` (each seen by the side on roll).
+    Every position a player faced in ``games``, and at every ``every``-th
+    one the positions left by the ``candidates`` best plays of a roll drawn
+    from ``rng``, by the 0-ply equities of ``ev`` (each seen by the side on
+    roll). Each row of ``decisions`` is ``(row of boards, decision number)``:
+    the candidates of one drawn roll share a number, in ascending order.
     """
     faced = np.concatenate([g.boards[:-1] for g in games])
-    parts = [faced]
+    parts, owners = [faced], [np.full(faced.shape[0], -1, np.int32)]
     if candidates:
         rolls = rng.integers(1, 7, size=(faced.shape[0], 2))
-        for k in range(0, faced.shape[0], 2):
+        for k in range(0, faced.shape[0], every):
             after, _, over = generate_after(faced[k], rolls[k, 0], rolls[k, 1])
             n = after.shape[0]
             if n < 2:
@@ -81,11 +99,22 @@ def round_positions(games, ev: tuple, candidates: int, rng: np.random.Generator)
             play_equities(faced[k], after, over, ev, equities)
             best = np.argsort(-equities, kind="stable")[:candidates]
             parts.append(after[best[~over[best]]])
-    boards = np.unique(np.concatenate(parts), axis=0)
+            owners.append(np.full(parts[-1].shape[0], len(owners) - 1, np.int32))
+    boards, inverse = np.unique(np.concatenate(parts), axis=0, return_inverse=True)
     classes = np.empty(boards.shape[0], np.int8)
     evaluate_classes(boards, ev, classes, np.empty((boards.shape[0], 5), np.float32))
+    owner = np.concatenate(owners)
+    decisions = np.stack([inverse.reshape(-1), owner], axis=1)[owner >= 0].astype(np.int32)
     keep = classes != BEAROFF
-    return np.ascontiguousarray(boards[keep]), classes[keep]
+    return np.ascontiguousarray(boards[keep]), classes[keep], decisions_kept(decisions, keep)
+
+
+def decisions_kept(decisions: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``decisions`` (rows ``(position, decision number)``) of the positions ``keep`` (a mask) keeps,
+    their positions renumbered as in ``boards[keep]``."""
+    row = np.cumsum(keep, dtype=np.int64) - 1
+    kept = decisions[keep[decisions[:, 0]]]
+    return np.stack([row[kept[:, 0]], kept[:, 1]], axis=1).astype(np.int32)
 
 
 def searched_targets(boards: np.ndarray, ev: tuple, plies: int, bar=None) -> np.ndarray:
@@ -164,50 +193,99 @@ def rollout_targets(boards: np.ndarray, ev: tuple, trials: int, rng: np.random.G
     return out.astype(np.float32)
 
 
-def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray, cfg: Config, seed: int) -> dict:
-    """``search_epochs`` passes of Adam over each net's positions; the mean loss of the last pass per net."""
+def fitting_units(n: int, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How :func:`fit` groups ``n`` positions: each decision with two or more of them (``decisions``' rows
+    ``(position, decision number)``), then every position in none, alone. ``(members, sizes)``: the
+    positions, unit after unit, and each unit's size."""
+    decisions = decisions[np.argsort(decisions[:, 1], kind="stable")]
+    _, sizes = np.unique(decisions[:, 1], return_counts=True)
+    grouped = sizes >= 2
+    members = decisions[np.repeat(grouped, sizes), 0]
+    alone = np.setdiff1d(np.arange(n), members)
+    return np.concatenate([members, alone]).astype(np.int64), np.concatenate([sizes[grouped], np.ones(alone.size, np.int64)])
+
+
+def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray, cfg: Config, seed: int,
+        decisions: np.ndarray | None = None) -> dict:
+    """``search_epochs`` passes of Adam over each net's positions; the mean loss of the last pass per net
+    (and, with ``search_rank_weight``, the mean ranking term as ``<net>_rank``).
+
+    With ``search_rank_weight`` > 0 each step takes whole decisions (``decisions``, as
+    :func:`round_positions` gives them; those of one class per net), about ``search_batch`` positions, and
+    adds the weight times the mean square, over the candidates of a decision, of the net's equity error
+    less that decision's mean error: the error that changes which play the net picks.
+    """
     import torch
     import torch.nn.functional as F
 
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(nets.parameters(), lr=cfg.learning_rate)
+    weight = cfg.search_rank_weight
+    no_decisions = np.empty((0, 2), np.int32)
     parts = []
     for name, cls, module, inputs in (("contact", CONTACT, nets.contact, nets.arch.inputs), ("race", RACE, nets.race, cfg.race_inputs)):
         rows = np.flatnonzero(classes == cls)
         if module is not None and rows.size:
+            local = np.full(classes.shape[0], -1, np.int64)
+            local[rows] = np.arange(rows.size)
+            mine = no_decisions if decisions is None or not weight else decisions[local[decisions[:, 0]] >= 0]
+            units = fitting_units(rows.size, np.stack([local[mine[:, 0]], mine[:, 1]], axis=1))
             x = torch.from_numpy(encode_batch(boards[rows], inputs)).to(nets.device)
-            parts.append((name, module, x, torch.from_numpy(targets[rows]).to(nets.device)))
+            parts.append((name, module, x, torch.from_numpy(targets[rows]).to(nets.device), units))
+    to_equity = torch.tensor([2.0, 1.0, 1.0, -1.0, -1.0], device=nets.device)  # cubeless equity less its constant -1
     losses = {}
     for epoch in range(cfg.search_epochs):
         for group in optimizer.param_groups:
             group["lr"] = cfg.learning_rate * (1.0 - epoch / cfg.search_epochs)
-        for name, module, x, y in parts:
-            order = torch.randperm(x.shape[0], generator=generator)
-            total, steps = 0.0, 0
-            for start in range(0, x.shape[0], cfg.search_batch):
-                rows = order[start:start + cfg.search_batch]
-                loss = F.binary_cross_entropy_with_logits(logits(module, x[rows]), y[rows])
+        for name, module, x, y, (members, sizes) in parts:
+            order = torch.randperm(sizes.size, generator=generator).numpy()
+            size = sizes[order]
+            ends = np.cumsum(size)
+            begins = ends - size
+            starts = np.cumsum(sizes) - sizes
+            rows = torch.from_numpy(members[np.repeat(starts[order] - begins, size) + np.arange(ends[-1])])
+            unit = np.repeat(np.arange(size.size), size)
+            grouped = np.repeat(size >= 2, size)
+            batch = begins // cfg.search_batch  # a unit joins the batch where it begins
+            first = np.flatnonzero(np.r_[True, batch[1:] != batch[:-1]])
+            bounds = np.r_[begins[first], ends[-1]]
+            total, spread_total, steps = 0.0, 0.0, 0
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                z = logits(module, x[rows[lo:hi]])
+                target = y[rows[lo:hi]]
+                loss = F.binary_cross_entropy_with_logits(z, target)
+                total += loss.item()
+                if weight:
+                    error = (torch.sigmoid(z) - target) @ to_equity
+                    gid = torch.from_numpy(unit[lo:hi] - unit[lo]).to(nets.device)
+                    k = int(unit[hi - 1] - unit[lo]) + 1
+                    mean = torch.zeros(k, device=nets.device).index_add_(0, gid, error) / torch.from_numpy(size[unit[lo]:unit[lo] + k]).to(x)
+                    spread = (error - mean[gid]).pow(2).sum() / max(1, int(grouped[lo:hi].sum()))
+                    spread_total += spread.item()
+                    loss = loss + weight * spread
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 optimizer.step()
-                total, steps = total + loss.item(), steps + 1
+                steps += 1
             losses[name] = total / steps
+            if weight:
+                losses[f"{name}_rank"] = spread_total / steps
     return losses
 
 
 def _label_round(nets: Nets, cfg: Config, games: int, rng: np.random.Generator, round_no: int,
-                 progress: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 1 to 3 of a round: ``(boards, classes, targets)`` of its positions (one class only with
-    ``search_race_only`` or ``search_contact_only``)."""
+                 progress: bool) -> Labels:
+    """Steps 1 to 3 of a round: its labelled positions (one class only with ``search_race_only`` or
+    ``search_contact_only``)."""
     from tqdm import tqdm
 
     evaluator = nets.evaluator()
     ev = evaluator.kernel_args()
     played = SelfPlayer(evaluator, Starts(cfg.race_starts, cfg.scrambled_starts)).play_many(rng, games)
-    boards, classes = round_positions(played, ev, cfg.search_candidates, rng)
+    boards, classes, decisions = round_positions(played, ev, cfg.search_candidates, rng, cfg.search_decision_every)
     if cfg.search_race_only or cfg.search_contact_only:
         keep = classes == (RACE if cfg.search_race_only else CONTACT)
-        boards, classes = boards[keep], classes[keep]
+        boards, classes, decisions = boards[keep], classes[keep], decisions_kept(decisions, keep)
     kind = f"{cfg.search_rollouts}-trial rollouts" if cfg.search_rollouts else f"{cfg.search_plies}-ply targets"
     with tqdm(total=boards.shape[0], unit="pos", desc=f"round {round_no + 1}: {kind}",
               disable=not progress, leave=False, dynamic_ncols=True, mininterval=1.0) as label_bar:
@@ -215,27 +293,39 @@ def _label_round(nets: Nets, cfg: Config, games: int, rng: np.random.Generator, 
             targets = rollout_targets(boards, ev, cfg.search_rollouts, rng, label_bar, to_bearoff=cfg.rollouts_to_bearoff)
         else:
             targets = searched_targets(boards, ev, cfg.search_plies, label_bar)
-    return boards, classes, targets
+    return Labels(boards, classes, targets, decisions)
 
 
 def _labels_path(run_dir: Path, round_no: int) -> Path:
     return run_dir / "labels" / f"round-{round_no:04d}.npz"
 
 
-def _write_labels(path: Path, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray) -> None:
+def _write_labels(path: Path, labels: Labels) -> None:
     """A round's labelled positions, written atomically (temporary file, then renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez_compressed(tmp, boards=boards, classes=classes, targets=targets)
+    np.savez_compressed(tmp, **labels._asdict())
     tmp.replace(path)
 
 
-def _read_labels(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _read_labels(path: Path) -> Labels:
+    """A round's labelled positions (a file from before decisions were kept has none)."""
     try:
         with np.load(path) as saved:
-            return saved["boards"], saved["classes"], saved["targets"]
+            decisions = saved["decisions"] if "decisions" in saved.files else np.empty((0, 2), np.int32)
+            return Labels(saved["boards"], saved["classes"], saved["targets"], decisions)
     except (OSError, KeyError, ValueError) as exc:
         raise CheckpointError(f"cannot read the labelled positions {str(path)!r} ({exc}); delete it to label that round again") from None
+
+
+def joined(rounds: list[Labels]) -> Labels:
+    """Several rounds' labelled positions as one (each round's decisions renumbered after the earlier ones')."""
+    decisions, rows, numbers = [], 0, 0
+    for labels in rounds:
+        decisions.append(labels.decisions + np.array([rows, numbers], np.int32))
+        rows += labels.boards.shape[0]
+        numbers += int(labels.decisions[:, 1].max()) + 1 if labels.decisions.size else 0
+    return Labels(*(np.concatenate(part) for part in zip(*(r[:3] for r in rounds))), np.concatenate(decisions))
 
 
 def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = None, device: str = "cpu",
@@ -269,22 +359,22 @@ def distill(cfg: Config, state: dict | None = None, *, resume: Path | None = Non
             rng = np.random.default_rng([cfg.seed, round_no])
             labelled = _labels_path(run_dir, round_no)
             if labelled.exists():  # labelled before a stop: the same positions and targets again
-                boards, classes, targets = _read_labels(labelled)
+                labels = _read_labels(labelled)
             else:
-                boards, classes, targets = _label_round(nets, cfg, n, rng, round_no, progress)
-                _write_labels(labelled, boards, classes, targets)
+                labels = _label_round(nets, cfg, n, rng, round_no, progress)
+                _write_labels(labelled, labels)
             memory = [_read_labels(_labels_path(run_dir, r)) for r in range(max(0, round_no - cfg.search_memory), round_no)]
-            fitted = [np.concatenate(part) for part in zip(*memory, (boards, classes, targets))]
-            losses = fit(nets, *fitted, cfg, seed=cfg.seed * 1_000_003 + round_no)
+            fitted = joined([*memory, labels])
+            losses = fit(nets, *fitted[:3], cfg, seed=cfg.seed * 1_000_003 + round_no, decisions=fitted.decisions)
             games += n
             elapsed += time.perf_counter() - started
             bar.update(n)
-            bar.set_postfix(positions=boards.shape[0], loss=f"{losses.get('contact', losses.get('race', 0.0)):.4f}")
+            bar.set_postfix(positions=labels.boards.shape[0], loss=f"{losses.get('contact', losses.get('race', 0.0)):.4f}")
             for name, value in losses.items():
                 writer.add_scalar(f"losses/{name}", value, games)
-            writer.add_scalar("charts/positions_per_round", boards.shape[0], games)
+            writer.add_scalar("charts/positions_per_round", labels.boards.shape[0], games)
             writer.add_scalar("charts/round_seconds", time.perf_counter() - started, games)
-            save_checkpoint(run_dir, {**nets.state(), "games": games, "updates": round_no + 1, "positions": boards.shape[0],
+            save_checkpoint(run_dir, {**nets.state(), "games": games, "updates": round_no + 1, "positions": labels.boards.shape[0],
                                       "elapsed": elapsed, "config": cfg.as_dict()})
             save_model(run_dir / "model.pt", nets.contact.state_dict(), nets.arch, games_trained=games,
                        config=cfg.as_dict(), **nets.save_args())
