@@ -99,7 +99,7 @@ class Config:
     search_rank_weight: float = 0.0
     """method search: > 0 adds to each net's cross-entropy this weight times the mean square, over a decision's candidate plays, of the net's equity error less the decision's mean error: how well the net ranks the plays it chooses between, which is all that 0-ply play uses (each step then fits whole decisions, about search_batch positions)"""
     search_epochs: int = 10
-    """method search: passes over a round's positions (the learning rate falls linearly to zero in each round)"""
+    """method search: passes over a round's positions (the learning rate falls by pass, linearly towards zero: pass k of n runs at learning_rate * (1 - k/n), k from 0)"""
     search_batch: int = 256
     """method search: positions per gradient step"""
     log_every: int = 10

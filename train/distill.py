@@ -18,7 +18,7 @@ did not choose, which TD(lambda) never corrects. Each round therefore:
    at 0-ply (a rollout, :func:`rollout_targets`);
 4. fits each net to its own positions' searched probabilities for
    ``search_epochs`` passes (cross-entropy, the learning rate falling
-   linearly from ``learning_rate`` to zero in each round), with
+   linearly by pass from ``learning_rate`` towards zero in each round), with
    ``search_rank_weight`` > 0 plus a term on how each decision's candidates
    are ranked (:func:`fit`).
 
