@@ -59,6 +59,7 @@ from gammon.train.nets import Nets
 from gammon.train.selfplay import SelfPlayer, Starts, play_turns
 from gammon.train.sparse import logits
 
+
 class Labels(NamedTuple):
     """A round's labelled positions: ``boards`` (n, 26), ``classes`` (n,), ``targets`` (n, 5), and
     ``decisions`` (m, 2), the rows ``(position, decision number)`` of :func:`round_positions`."""
@@ -205,6 +206,32 @@ def fitting_units(n: int, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return np.concatenate([members, alone]).astype(np.int64), np.concatenate([sizes[grouped], np.ones(alone.size, np.int64)])
 
 
+def unit_batches(members: np.ndarray, sizes: np.ndarray, order: np.ndarray, batch: int):
+    """One pass over :func:`fitting_units`' units in ``order``, about ``batch`` positions a step (a unit
+    joins the step where it begins). Yields ``(rows, unit, size)`` per step: its positions, the unit of
+    each (counted from 0 in the step), and the size of each of its units."""
+    size = sizes[order]
+    ends = np.cumsum(size)
+    begins = ends - size
+    starts = np.cumsum(sizes) - sizes
+    rows = members[np.repeat(starts[order] - begins, size) + np.arange(ends[-1])]
+    unit = np.repeat(np.arange(size.size), size)
+    step = begins // batch
+    first = np.flatnonzero(np.r_[True, step[1:] != step[:-1]])
+    for a, b in zip(first, np.r_[first[1:], size.size]):
+        yield rows[begins[a]:ends[b - 1]], unit[begins[a]:ends[b - 1]] - a, size[a:b]
+
+
+def ranking_term(error, unit: np.ndarray, size: np.ndarray):
+    """The mean square of each position's equity ``error`` (a tensor) less its unit's mean error, over the
+    positions in units of two or more (a lone position adds nothing)."""
+    import torch
+
+    gid = torch.from_numpy(unit).to(error.device)
+    mean = torch.zeros(size.size, device=error.device).index_add_(0, gid, error) / torch.from_numpy(size).to(error)
+    return (error - mean[gid]).pow(2).sum() / max(1, int(size[size >= 2].sum()))
+
+
 def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray, cfg: Config, seed: int,
         decisions: np.ndarray | None = None) -> dict:
     """``search_epochs`` passes of Adam over each net's positions; the mean loss of the last pass per net
@@ -239,28 +266,14 @@ def fit(nets: Nets, boards: np.ndarray, classes: np.ndarray, targets: np.ndarray
             group["lr"] = cfg.learning_rate * (1.0 - epoch / cfg.search_epochs)
         for name, module, x, y, (members, sizes) in parts:
             order = torch.randperm(sizes.size, generator=generator).numpy()
-            size = sizes[order]
-            ends = np.cumsum(size)
-            begins = ends - size
-            starts = np.cumsum(sizes) - sizes
-            rows = torch.from_numpy(members[np.repeat(starts[order] - begins, size) + np.arange(ends[-1])])
-            unit = np.repeat(np.arange(size.size), size)
-            grouped = np.repeat(size >= 2, size)
-            batch = begins // cfg.search_batch  # a unit joins the batch where it begins
-            first = np.flatnonzero(np.r_[True, batch[1:] != batch[:-1]])
-            bounds = np.r_[begins[first], ends[-1]]
             total, spread_total, steps = 0.0, 0.0, 0
-            for lo, hi in zip(bounds[:-1], bounds[1:]):
-                z = logits(module, x[rows[lo:hi]])
-                target = y[rows[lo:hi]]
-                loss = F.binary_cross_entropy_with_logits(z, target)
+            for rows, unit, size in unit_batches(members, sizes, order, cfg.search_batch):
+                rows = torch.from_numpy(rows).to(nets.device)
+                z = logits(module, x[rows])
+                loss = F.binary_cross_entropy_with_logits(z, y[rows])
                 total += loss.item()
                 if weight:
-                    error = (torch.sigmoid(z) - target) @ to_equity
-                    gid = torch.from_numpy(unit[lo:hi] - unit[lo]).to(nets.device)
-                    k = int(unit[hi - 1] - unit[lo]) + 1
-                    mean = torch.zeros(k, device=nets.device).index_add_(0, gid, error) / torch.from_numpy(size[unit[lo]:unit[lo] + k]).to(x)
-                    spread = (error - mean[gid]).pow(2).sum() / max(1, int(grouped[lo:hi].sum()))
+                    spread = ranking_term((torch.sigmoid(z) - y[rows]) @ to_equity, unit, size)
                     spread_total += spread.item()
                     loss = loss + weight * spread
                 optimizer.zero_grad(set_to_none=True)
